@@ -1,0 +1,45 @@
+// Findings (rule results) and notifications (problems with the run itself).
+#pragma once
+#include <string>
+#include <vector>
+
+#include "core/source.h"
+
+namespace sc {
+
+enum class Level { Note, Warning, Error };
+const char* level_name(Level l);  // "note" | "warning" | "error"
+bool parse_level(const std::string& s, Level& out);
+
+struct Related {
+  Location loc;
+  std::string message;  // why this place matters, e.g. "installed by this RUN"
+};
+
+struct Suppression {
+  std::string justification;
+  Location loc;  // the comment that suppressed it
+};
+
+struct Finding {
+  std::string rule;      // "G1" .. "G10"
+  Level level = Level::Warning;
+  Location loc;
+  std::string message;   // what is wrong and why it breaks on a Spark
+  std::string fix;       // how to fix it (one line)
+  std::vector<Related> related;
+  // Stable identity for baselines and SARIF partialFingerprints; filled by the engine.
+  std::string fingerprint;
+  std::vector<Suppression> suppressions;  // non-empty: suppressed (still emitted in SARIF)
+};
+
+// A problem with the run: unreadable file, parse error, include cycle...
+struct Notification {
+  Level level = Level::Warning;
+  std::string path;      // file concerned (display path), may be empty
+  Range range;           // may be invalid
+  std::string message;
+  std::string id;        // short stable id, e.g. "read-error", "parse-error", "include-cycle"
+};
+
+}  // namespace sc

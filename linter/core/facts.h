@@ -1,0 +1,187 @@
+// Typed facts that parsers extract from files and rules consume.
+// Every fact carries the exact place it came from.
+#pragma once
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/source.h"
+
+namespace sc {
+
+enum class FileKind {
+  Unknown, Dockerfile, Requirements, Pyproject, CondaEnv, Lockfile,
+  Yaml, Json, Toml, Python, Shell, Notebook,
+};
+const char* kind_name(FileKind k);
+
+// ---- packages -------------------------------------------------------------
+
+// One PEP 508 requirement as written in a requirements file, a pip/uv/conda
+// command line, pyproject metadata or a conda environment.
+struct Requirement {
+  std::string name;                 // PEP 503-normalised ("flash-attn")
+  std::string raw;                  // as written
+  std::vector<std::string> extras;  // lower-case
+  std::string specifier;            // ">=2.1,<3", "==2.9.1+cu130", "" if none
+  std::string exact_version;        // set when pinned with == / === (no wildcard)
+  std::string local_version;        // "cu130" from "+cu130" (lower-case)
+  std::string marker;               // text after ';'
+  std::string url;                  // direct reference / wheel URL / VCS
+  bool hashed = false;              // --hash present
+  bool has_upper_bound = false;     // <, <=, ~=, ==X.* or exact
+  Location loc;
+};
+
+enum class Installer { Pip, UvPip, UvAdd, Conda, RequirementsFile, PyprojectDeps, CondaEnvFile };
+
+struct IndexUrl {
+  std::string url;
+  std::string role;  // "index-url", "extra-index-url", "find-links", "uv-index", "conda-channel"
+  Location loc;
+};
+
+// One install: a pip/uv/conda command, or the contents of a requirements-like file.
+struct Install {
+  Installer tool = Installer::Pip;
+  std::vector<Requirement> packages;
+  std::vector<std::pair<std::string, Location>> requirement_files;  // -r FILE (as written)
+  std::vector<std::pair<std::string, Location>> constraint_files;   // -c / --constraint / --override / -o
+  std::vector<IndexUrl> indexes;
+  bool no_deps = false;
+  bool upgrade = false;          // -U / --upgrade / --force-reinstall
+  bool torch_backend = false;    // uv --torch-backend=auto|cuXXX
+  std::string torch_backend_value;
+  bool editable_or_local = false;  // -e . / local path
+  int stage = -1;                // Dockerfile build stage index, -1 outside Dockerfiles
+  Location loc;                  // the command (or the file's first line)
+};
+
+// ---- containers -----------------------------------------------------------
+
+struct Image {
+  std::string ref;         // after ARG substitution, e.g. "nvcr.io/nvidia/pytorch:25.11-py3"
+  std::string written;     // as written
+  std::string stage_name;  // "AS builder"
+  int stage = 0;
+  bool from_stage = false; // FROM <earlier stage name>
+  int parent_stage = -1;   // index of the stage it builds on, when from_stage
+  Location loc;
+};
+
+// ENV/ARG (Dockerfile), export/assignment (shell), environment vars in YAML...
+struct EnvSetting {
+  std::string name, value;
+  std::string origin;  // "ENV", "ARG", "export", "assign", "yaml"
+  int stage = -1;
+  Location loc;        // the value, or the whole assignment when value is empty
+};
+
+// A link from one file to another: "-r other.txt", "--config_file x.yaml",
+// "COPY requirements.txt /app/", "deepspeed: ds.json".
+struct FileRef {
+  std::string target;   // as written
+  std::string kind;     // "requirements", "constraints", "config", "copy", "deepspeed"
+  std::string dest;     // COPY destination (containers)
+  int stage = -1;
+  Location loc;
+};
+
+// ---- shell ----------------------------------------------------------------
+
+struct Word {
+  std::string text;    // value after quote removal and known-variable expansion
+  std::string raw;     // as written
+  bool resolved = true;  // false when it contains an unknown $VAR or $(...)
+  Location loc;
+};
+
+struct Command {
+  std::vector<Word> argv;                  // argv[0] is the program
+  std::vector<std::pair<std::string, Word>> env;  // VAR=val prefixes
+  int stage = -1;                          // Dockerfile stage when from RUN/CMD
+  std::string context;                     // "RUN", "CMD", "ENTRYPOINT", "script", "notebook"
+  Location loc;
+};
+
+// Helpers to read flags off a command: "--tp 2", "--tp=2", "-tp 2".
+std::optional<Word> flag_value(const Command& c, std::initializer_list<std::string_view> names);
+bool has_flag(const Command& c, std::initializer_list<std::string_view> names);
+
+// ---- configs (YAML / JSON / TOML) ----------------------------------------
+
+struct ConfigEntry {
+  std::vector<std::string> path;  // {"parallelism_config", "parallelism_config_tp_size"}; list items as "[i]"
+  std::string value;              // scalar text (unquoted); empty for maps/lists
+  bool scalar = true;
+  bool quoted = false;            // string scalar in quotes
+  int document = 0;               // YAML document index
+  Location key_loc, value_loc;
+  std::string key() const { return path.empty() ? std::string() : path.back(); }
+  std::string dotted() const;     // "parallelism_config.parallelism_config_tp_size"
+};
+
+// ---- python ---------------------------------------------------------------
+
+struct PyImport {
+  std::string module;   // "unsloth.models._utils" / "unsloth"
+  std::string name;     // imported name for `from m import name`, empty for `import m`
+  std::string alias;    // local binding
+  Location loc;
+};
+
+struct PyArg {
+  std::string keyword;      // empty for positional
+  std::string literal;      // literal value text (string unquoted) when literal
+  bool is_literal = false;
+  std::string kind;         // "string", "integer", "float", "true", "false", "none", "tuple", "other"
+  std::vector<std::string> items;  // literal tuple/list string items
+  Location loc;
+};
+
+struct PyCall {
+  std::string callee;        // dotted as written: "FastLanguageModel.from_pretrained"
+  std::string resolved;      // import-resolved: "unsloth.FastLanguageModel.from_pretrained"
+  std::vector<PyArg> args;
+  int scope_depth = 0;       // 0 = module level
+  std::string function;      // enclosing def name, empty at module level
+  Location loc;
+};
+
+struct PyAssign {
+  std::string target;        // dotted as written: "u.HAS_FLASH_ATTENTION"
+  std::string resolved;      // "unsloth.models._utils.HAS_FLASH_ATTENTION"
+  std::string value;         // literal text when literal
+  bool is_literal = false;
+  int scope_depth = 0;
+  Location loc;
+};
+
+struct PythonFacts {
+  std::vector<PyImport> imports;
+  std::vector<PyCall> calls;      // source order
+  std::vector<PyAssign> assigns;  // source order
+  std::vector<std::pair<std::string, Location>> strings;  // string literals (for model ids)
+  std::vector<std::string> defined_functions;  // def names (library code detection)
+};
+
+// ---- everything one file yields ------------------------------------------
+
+struct FileFacts {
+  FileKind kind = FileKind::Unknown;
+  std::vector<Install> installs;
+  std::vector<IndexUrl> indexes;          // file-level index URLs (requirements, uv config)
+  std::vector<Image> images;              // one per Dockerfile stage
+  std::vector<EnvSetting> env;
+  std::vector<FileRef> refs;
+  std::vector<Command> commands;
+  std::vector<ConfigEntry> config;
+  PythonFacts python;
+  std::vector<std::string> shebang_or_directives;  // "#SBATCH --nodes=2" etc. kept raw
+  std::vector<Command> sbatch;            // #SBATCH directives as pseudo-commands
+  bool lockfile = false;                  // uv.lock, poetry.lock, pylock.toml, conda-lock...
+  std::map<std::string, std::string> locked;  // lock file: normalised name -> version
+};
+
+}  // namespace sc

@@ -1,0 +1,54 @@
+// The linted project: every file, its facts, and the links between files.
+#pragma once
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/facts.h"
+#include "core/source.h"
+
+namespace sc {
+
+struct ParsedFile {
+  SourceFile src;
+  FileFacts facts;
+  std::string abs_path;
+};
+
+// Where an install runs: a Dockerfile build stage, or the bare host.
+struct InstallContext {
+  const ParsedFile* dockerfile = nullptr;  // null: bare host (shell script, README, plain requirements)
+  int stage = -1;
+  const Image* image = nullptr;            // resolved base image of that stage (follows FROM <stage>)
+  Location via;                            // the command that installs the file (pip install -r ...)
+};
+
+class Project {
+ public:
+  std::string root;  // absolute lint root; display paths are relative to it
+  std::vector<std::unique_ptr<ParsedFile>> files;
+
+  const ParsedFile* find(const std::string& display_path) const;
+  // Resolve a reference written in `from` (relative to its directory) to a project file.
+  const ParsedFile* resolve(const ParsedFile& from, const std::string& target) const;
+
+  // Install contexts for a requirements-like file: every Dockerfile stage that
+  // installs it (COPY + pip install -r), else one bare-host context.
+  // Also follows -r includes: a file included by one that a Dockerfile installs
+  // inherits that context.
+  std::vector<InstallContext> contexts_for(const ParsedFile& f) const;
+  // The base image a Dockerfile stage runs on (following FROM <earlier stage>).
+  const Image* stage_image(const ParsedFile& dockerfile, int stage) const;
+
+  // Project-level facts that rules ask for often.
+  bool has_lockfile_pin(const std::string& pkg) const;  // uv.lock/poetry.lock pins pkg
+
+  // Filled by link(): requirements file -> (installing Dockerfile, stage, command location).
+  struct Installer { const ParsedFile* dockerfile; int stage; Location via; };
+  std::map<const ParsedFile*, std::vector<Installer>> installed_by;
+  std::map<const ParsedFile*, std::vector<const ParsedFile*>> included_by;  // -r parent links
+  void link();
+};
+
+}  // namespace sc

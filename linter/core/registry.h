@@ -1,0 +1,74 @@
+// Parser and rule registries. Adding a file kind or a rule is one new .cpp
+// file that ends with SPARKCHECK_PARSER(...) or SPARKCHECK_RULE(...).
+#pragma once
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/diagnostics.h"
+#include "core/facts.h"
+
+namespace sc {
+
+class Project;
+
+// What the classifier knows about a file before parsing.
+struct FileInfo {
+  std::string path;       // display path
+  std::string name;       // base name
+  std::string_view head;  // first bytes of the content (shebang, sniffing)
+};
+
+// Collects parse problems; the engine turns them into notifications.
+struct ParseDiag {
+  std::vector<Notification> notes;
+  void error(const std::string& path, Range r, std::string msg, std::string id = "parse-error") {
+    notes.push_back({Level::Error, path, r, std::move(msg), std::move(id)});
+  }
+  void warn(const std::string& path, Range r, std::string msg, std::string id = "parse-warning") {
+    notes.push_back({Level::Warning, path, r, std::move(msg), std::move(id)});
+  }
+};
+
+class Parser {
+ public:
+  virtual ~Parser() = default;
+  virtual FileKind kind() const = 0;
+  // Higher wins when several parsers accept a file (pyproject.toml > *.toml).
+  virtual int priority() const { return 0; }
+  virtual bool accepts(const FileInfo& f) const = 0;
+  virtual void parse(const SourceFile& src, FileFacts& out, ParseDiag& diag) const = 0;
+};
+
+// Emits findings; the engine fills fingerprints and applies suppressions.
+class Reporter {
+ public:
+  virtual ~Reporter() = default;
+  virtual void report(Finding f) = 0;
+};
+
+class Rule {
+ public:
+  virtual ~Rule() = default;
+  virtual std::string_view id() const = 0;  // "G1"
+  virtual void check(const Project& p, Reporter& out) const = 0;
+};
+
+std::vector<const Parser*>& parsers();
+std::vector<const Rule*>& rules();
+const Parser* parser_for(const FileInfo& f);
+
+template <class T> struct ParserRegistrar {
+  ParserRegistrar() { static T inst; parsers().push_back(&inst); }
+};
+template <class T> struct RuleRegistrar {
+  RuleRegistrar() { static T inst; rules().push_back(&inst); }
+};
+
+}  // namespace sc
+
+#define SC_CAT2(a, b) a##b
+#define SC_CAT(a, b) SC_CAT2(a, b)
+#define SPARKCHECK_PARSER(cls) static ::sc::ParserRegistrar<cls> SC_CAT(sc_parser_reg_, __LINE__)
+#define SPARKCHECK_RULE(cls) static ::sc::RuleRegistrar<cls> SC_CAT(sc_rule_reg_, __LINE__)

@@ -1,0 +1,118 @@
+#include "core/source.h"
+
+#include <algorithm>
+#include <cctype>
+
+namespace sc {
+
+SourceFile::SourceFile(std::string display_path, std::string text)
+    : path_(std::move(display_path)), text_(std::move(text)) {
+  line_starts_.push_back(0);
+  for (size_t i = 0; i < text_.size(); ++i)
+    if (text_[i] == '\n') line_starts_.push_back(i + 1);
+}
+
+std::string_view SourceFile::line(int line1) const {
+  if (line1 < 1 || line1 > line_count()) return {};
+  size_t b = line_starts_[line1 - 1];
+  size_t e = line1 < line_count() ? line_starts_[line1] - 1 : text_.size();
+  std::string_view v(text_.data() + b, e - b);
+  if (!v.empty() && v.back() == '\r') v.remove_suffix(1);
+  return v;
+}
+
+int SourceFile::line_of(size_t off) const {
+  auto it = std::upper_bound(line_starts_.begin(), line_starts_.end(), off);
+  return static_cast<int>(it - line_starts_.begin());
+}
+
+Range SourceFile::map_(int vl, size_t vc, int vel, size_t vec) const {
+  // vl/vel are 1-based view lines, vc/vec are 0-based byte columns in the view line.
+  auto conv = [&](int l, size_t c, int& out_line, int& out_col) {
+    if (!line_map_.empty() && l >= 1 && l <= static_cast<int>(line_map_.size())) {
+      const auto& m = line_map_[l - 1];
+      out_line = m.line;
+      size_t real_bytes = m.col_bytes + c;
+      out_col = utf8_cols(m.real_line, std::min(real_bytes, m.real_line.size())) + 1 +
+                static_cast<int>(real_bytes > m.real_line.size() ? real_bytes - m.real_line.size() : 0);
+    } else {
+      out_line = l;
+      std::string_view ln = line(l);
+      out_col = utf8_cols(ln, std::min(c, ln.size())) + 1;
+    }
+  };
+  Range r;
+  conv(vl, vc, r.line, r.col);
+  conv(vel, vec, r.end_line, r.end_col);
+  if (r.end_line < r.line || (r.end_line == r.line && r.end_col < r.col)) {
+    r.end_line = r.line;
+    r.end_col = r.col;
+  }
+  return r;
+}
+
+Range SourceFile::range(size_t begin, size_t end) const {
+  begin = std::min(begin, text_.size());
+  end = std::max(begin, std::min(end, text_.size()));
+  int l = line_of(begin), el = line_of(end);
+  return map_(l, begin - line_starts_[l - 1], el, end - line_starts_[el - 1]);
+}
+
+Range SourceFile::range_rc(size_t row, size_t bc, size_t erow, size_t ebc) const {
+  return map_(static_cast<int>(row) + 1, bc, static_cast<int>(erow) + 1, ebc);
+}
+
+int utf8_cols(std::string_view s, size_t bytes) {
+  int n = 0;
+  for (size_t i = 0; i < bytes && i < s.size(); ++i)
+    if ((static_cast<unsigned char>(s[i]) & 0xC0) != 0x80) ++n;
+  return n;
+}
+
+bool valid_utf8(std::string_view s) {
+  size_t i = 0, n = s.size();
+  while (i < n) {
+    unsigned char c = s[i];
+    if (c < 0x80) { ++i; continue; }
+    int len = (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3 : (c & 0xF8) == 0xF0 ? 4 : 0;
+    if (len == 0 || (len == 2 && c < 0xC2) || (len == 4 && c > 0xF4) || i + len > n) return false;
+    for (int k = 1; k < len; ++k)
+      if ((static_cast<unsigned char>(s[i + k]) & 0xC0) != 0x80) return false;
+    unsigned char c1 = s[i + 1];
+    if (len == 3 && ((c == 0xE0 && c1 < 0xA0) || (c == 0xED && c1 >= 0xA0))) return false;
+    if (len == 4 && ((c == 0xF0 && c1 < 0x90) || (c == 0xF4 && c1 >= 0x90))) return false;
+    i += len;
+  }
+  return true;
+}
+
+std::string trim(std::string_view s) {
+  size_t b = 0, e = s.size();
+  while (b < e && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
+  while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1]))) --e;
+  return std::string(s.substr(b, e - b));
+}
+
+std::string lower(std::string_view s) {
+  std::string r(s);
+  for (auto& c : r) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return r;
+}
+
+bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
+bool ends_with(std::string_view s, std::string_view p) {
+  return s.size() >= p.size() && s.substr(s.size() - p.size()) == p;
+}
+
+std::vector<std::string> split(std::string_view s, char sep) {
+  std::vector<std::string> out;
+  size_t b = 0;
+  for (size_t i = 0; i <= s.size(); ++i)
+    if (i == s.size() || s[i] == sep) {
+      out.emplace_back(s.substr(b, i - b));
+      b = i + 1;
+    }
+  return out;
+}
+
+}  // namespace sc

@@ -1,0 +1,70 @@
+// Source text, positions and ranges shared by every parser, rule and output.
+#pragma once
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace sc {
+
+// 1-based line and column; columns count Unicode code points; end is exclusive.
+struct Range {
+  int line = 0, col = 0, end_line = 0, end_col = 0;
+  bool valid() const { return line > 0; }
+  bool operator==(const Range&) const = default;
+};
+
+// A place in a linted file. `path` is the display path: relative to the
+// lint root, '/'-separated, exactly what outputs print.
+struct Location {
+  std::string path;
+  Range range;
+};
+
+// One file's text. A SourceFile may also be a *view* of part of another file
+// (a notebook cell, a Dockerfile RUN body): then `line_map` translates the
+// view's lines to lines/columns of the real file.
+class SourceFile {
+ public:
+  SourceFile() = default;
+  SourceFile(std::string display_path, std::string text);
+
+  const std::string& path() const { return path_; }
+  const std::string& text() const { return text_; }
+
+  // Byte offsets -> range in the real file.
+  Range range(size_t begin, size_t end) const;
+  // 0-based tree-sitter style row/byte-column -> real file 1-based line/col.
+  Range range_rc(size_t row, size_t byte_col, size_t end_row, size_t end_byte_col) const;
+  Location loc(size_t begin, size_t end) const { return {path_, range(begin, end)}; }
+
+  int line_count() const { return static_cast<int>(line_starts_.size()); }
+  std::string_view line(int line1) const;  // without the newline
+  size_t line_start(int line1) const { return line_starts_[line1 - 1]; }
+  // Which 1-based line holds byte offset `off`.
+  int line_of(size_t off) const;
+
+  // For views: view line i (0-based) starts at real line map[i].line, and
+  // byte offset 0 of that view line is at real column map[i].col_bytes
+  // (0-based bytes within the real line, used to convert columns).
+  struct LineMapEntry { int line; size_t col_bytes; std::string_view real_line; };
+  void set_line_map(std::vector<LineMapEntry> m) { line_map_ = std::move(m); }
+
+ private:
+  std::string path_;
+  std::string text_;
+  std::vector<size_t> line_starts_;
+  std::vector<LineMapEntry> line_map_;
+  Range map_(int vline, size_t vcol, int vend_line, size_t vend_col) const;
+};
+
+// Count of code points in the first `bytes` bytes of s (for columns).
+int utf8_cols(std::string_view s, size_t bytes);
+bool valid_utf8(std::string_view s);
+std::string trim(std::string_view s);
+std::string lower(std::string_view s);
+bool starts_with(std::string_view s, std::string_view p);
+bool ends_with(std::string_view s, std::string_view p);
+std::vector<std::string> split(std::string_view s, char sep);
+
+}  // namespace sc
