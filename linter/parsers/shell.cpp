@@ -1,0 +1,629 @@
+// Shell layer (see shell.h): tree-sitter-bash -> Command / EnvSetting facts.
+#include "parsers/shell.h"
+
+#include <tree_sitter/api.h>
+
+#include <cctype>
+#include <cstring>
+#include <memory>
+#include <vector>
+
+extern "C" const TSLanguage* tree_sitter_bash(void);
+
+namespace sc {
+
+// ---------------------------------------------------------------------------
+// Word expansion
+// ---------------------------------------------------------------------------
+namespace {
+
+bool name_start(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
+bool name_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+// Index just past the closing delimiter that balances an opening one that
+// ends right before `i`; quotes inside are skipped. Returns s.size() if none.
+size_t skip_balanced(std::string_view s, size_t i, char open, char close) {
+  int depth = 1;
+  while (i < s.size()) {
+    char c = s[i];
+    if (c == '\\') { i += 2; continue; }
+    if (c == '\'') {
+      size_t e = s.find('\'', i + 1);
+      i = e == std::string_view::npos ? s.size() : e + 1;
+      continue;
+    }
+    if (c == '"') {
+      ++i;
+      while (i < s.size() && s[i] != '"') i += s[i] == '\\' ? 2 : 1;
+      ++i;
+      continue;
+    }
+    if (c == open) ++depth;
+    else if (c == close && --depth == 0) return i + 1;
+    ++i;
+  }
+  return s.size();
+}
+
+class Expander {
+ public:
+  explicit Expander(const std::map<std::string, std::string>& vars) : vars_(vars) {}
+
+  Expanded run(std::string_view s) {
+    Expanded r;
+    size_t i = 0;
+    while (i < s.size()) {
+      char c = s[i];
+      if (c == '\\') {
+        if (i + 1 < s.size() && s[i + 1] != '\n') r.text += s[i + 1];
+        i += 2;
+      } else if (c == '\'') {
+        size_t e = s.find('\'', i + 1);
+        if (e == std::string_view::npos) e = s.size();
+        r.text += s.substr(i + 1, e - i - 1);
+        i = e + 1;
+      } else if (c == '"') {
+        i = double_quoted(s, i + 1, r);
+      } else if (c == '$') {
+        i = dollar(s, i, r, false);
+      } else if (c == '`') {
+        i = backtick(s, i, r);
+      } else {
+        r.text += c;
+        ++i;
+      }
+    }
+    return r;
+  }
+
+ private:
+  const std::map<std::string, std::string>& vars_;
+
+  size_t double_quoted(std::string_view s, size_t i, Expanded& r) {
+    while (i < s.size() && s[i] != '"') {
+      char c = s[i];
+      if (c == '\\' && i + 1 < s.size()) {
+        char n = s[i + 1];
+        if (n == '$' || n == '`' || n == '"' || n == '\\') r.text += n;
+        else if (n != '\n') { r.text += c; r.text += n; }
+        i += 2;
+      } else if (c == '$') {
+        i = dollar(s, i, r, true);
+      } else if (c == '`') {
+        i = backtick(s, i, r);
+      } else {
+        r.text += c;
+        ++i;
+      }
+    }
+    return i + 1;
+  }
+
+  size_t backtick(std::string_view s, size_t i, Expanded& r) {
+    size_t e = i + 1;
+    while (e < s.size() && s[e] != '`') e += s[e] == '\\' ? 2 : 1;
+    e = std::min(e + 1, s.size());
+    r.text += s.substr(i, e - i);
+    r.resolved = false;
+    return e;
+  }
+
+  static char ansi_escape(char n) {
+    switch (n) {
+      case 'n': return '\n';
+      case 't': return '\t';
+      case 'r': return '\r';
+      case 'a': return '\a';
+      case 'b': return '\b';
+      case 'e': return '\x1b';
+      case 'v': return '\v';
+      case 'f': return '\f';
+      default: return n;
+    }
+  }
+
+  // `s[i] == '$'`; returns the index after the expansion.
+  size_t dollar(std::string_view s, size_t i, Expanded& r, bool in_dq) {
+    if (i + 1 >= s.size()) { r.text += '$'; return i + 1; }
+    char n = s[i + 1];
+    if (n == '\'' && !in_dq) {  // $'...' ANSI-C quoting
+      size_t j = i + 2;
+      while (j < s.size() && s[j] != '\'') {
+        if (s[j] == '\\' && j + 1 < s.size()) { r.text += ansi_escape(s[j + 1]); j += 2; }
+        else r.text += s[j++];
+      }
+      return j + 1;
+    }
+    if (n == '"' && !in_dq) return double_quoted(s, i + 2, r);  // $"..." locale string
+    if (n == '(') {  // $(...) or $((...))
+      size_t e = skip_balanced(s, i + 2, '(', ')');
+      r.text += s.substr(i, e - i);
+      r.resolved = false;
+      return e;
+    }
+    if (n == '{') {
+      size_t e = skip_balanced(s, i + 2, '{', '}');
+      std::string_view body = s.substr(i + 2, (e > i + 2 ? e - 1 : e) - (i + 2));
+      if (!param(body, r)) {
+        r.text += s.substr(i, e - i);
+        r.resolved = false;
+      }
+      return e;
+    }
+    if (name_start(n)) {
+      size_t j = i + 1;
+      while (j < s.size() && name_char(s[j])) ++j;
+      std::string name(s.substr(i + 1, j - i - 1));
+      auto it = vars_.find(name);
+      if (it != vars_.end()) {
+        r.text += it->second;
+      } else {
+        r.text += s.substr(i, j - i);
+        r.resolved = false;
+      }
+      return j;
+    }
+    if (std::isdigit(static_cast<unsigned char>(n)) || std::strchr("@*#?$!-", n)) {
+      r.text += s.substr(i, 2);  // positional and special parameters
+      r.resolved = false;
+      return i + 2;
+    }
+    r.text += '$';
+    return i + 1;
+  }
+
+  // Body of ${...}. Returns false when it cannot be resolved.
+  bool param(std::string_view body, Expanded& r) {
+    if (body.empty()) return false;
+    if (body[0] == '#' && body.size() > 1) {  // ${#X}
+      auto it = vars_.find(std::string(body.substr(1)));
+      if (it == vars_.end()) return false;
+      r.text += std::to_string(it->second.size());
+      return true;
+    }
+    if (!name_start(body[0])) return false;
+    size_t j = 0;
+    while (j < body.size() && name_char(body[j])) ++j;
+    std::string name(body.substr(0, j));
+    std::string_view rest = body.substr(j);
+    auto it = vars_.find(name);
+    if (rest.empty()) {
+      if (it == vars_.end()) return false;
+      r.text += it->second;
+      return true;
+    }
+    bool colon = rest[0] == ':';
+    std::string_view op = rest.substr(colon ? 1 : 0, 1);
+    if (op.empty()) return false;
+    std::string_view word = rest.substr(colon ? 2 : 1);
+    bool set = it != vars_.end() && (!colon || !it->second.empty());
+    if (op == "-" || op == "=") {
+      // An unknown variable with a default is taken as unset: the default applies.
+      if (set) { r.text += it->second; return true; }
+      Expanded d = run(word);
+      r.text += d.text;
+      r.resolved = r.resolved && d.resolved;
+      return true;
+    }
+    if (op == "+") {
+      if (it == vars_.end()) return false;
+      if (set) {
+        Expanded d = run(word);
+        r.text += d.text;
+        r.resolved = r.resolved && d.resolved;
+      }
+      return true;
+    }
+    return false;  // substrings, pattern removal, case changes...
+  }
+};
+
+}  // namespace
+
+Expanded expand_word(std::string_view raw, const std::map<std::string, std::string>& vars) {
+  return Expander(vars).run(raw);
+}
+
+// ---------------------------------------------------------------------------
+// Shebang
+// ---------------------------------------------------------------------------
+std::string shebang_interpreter(std::string_view head) {
+  if (head.size() >= 3 && static_cast<unsigned char>(head[0]) == 0xEF &&
+      static_cast<unsigned char>(head[1]) == 0xBB && static_cast<unsigned char>(head[2]) == 0xBF)
+    head.remove_prefix(3);
+  if (!starts_with(head, "#!")) return {};
+  std::string_view line = head.substr(2, head.find('\n') == std::string_view::npos
+                                             ? std::string_view::npos
+                                             : head.find('\n') - 2);
+  std::vector<std::string> toks;
+  for (auto& t : split(trim(line), ' '))
+    if (!t.empty()) toks.push_back(trim(t));
+  if (toks.empty()) return {};
+  auto base = [](const std::string& p) {
+    size_t k = p.rfind('/');
+    return k == std::string::npos ? p : p.substr(k + 1);
+  };
+  std::string prog = base(toks[0]);
+  if (prog == "env") {  // #!/usr/bin/env [-S] [VAR=x] prog
+    for (size_t k = 1; k < toks.size(); ++k) {
+      if (toks[k][0] == '-' || toks[k].find('=') != std::string::npos) continue;
+      return base(toks[k]);
+    }
+    return {};
+  }
+  return prog;
+}
+
+bool shell_shebang(std::string_view head) {
+  std::string p = shebang_interpreter(head);
+  return p == "sh" || p == "bash" || p == "zsh" || p == "dash" || p == "ksh";
+}
+
+// ---------------------------------------------------------------------------
+// Tree walk
+// ---------------------------------------------------------------------------
+namespace {
+
+struct ParserDel { void operator()(TSParser* p) const { ts_parser_delete(p); } };
+struct TreeDel { void operator()(TSTree* t) const { ts_tree_delete(t); } };
+using ParserPtr = std::unique_ptr<TSParser, ParserDel>;
+using TreePtr = std::unique_ptr<TSTree, TreeDel>;
+
+bool is(TSNode n, const char* type) { return std::strcmp(ts_node_type(n), type) == 0; }
+
+class Walker {
+ public:
+  Walker(const SourceFile& src, std::map<std::string, std::string> vars, int stage,
+         const std::string& context, FileFacts& out, ParseDiag& diag)
+      : src_(src), text_(src.text()), vars_(std::move(vars)), stage_(stage), context_(context),
+        out_(out), diag_(diag) {}
+
+  // Parse bytes [begin, end) of the source (the whole file, or the inside of a
+  // `bash -c '...'` string) and walk it.
+  void parse(size_t begin, size_t end, TSPoint pbegin, TSPoint pend, int depth) {
+    ParserPtr parser(ts_parser_new());
+    if (!ts_parser_set_language(parser.get(), tree_sitter_bash())) {
+      diag_.error(src_.path(), {}, "internal: tree-sitter-bash grammar rejected by the tree-sitter library",
+                  "internal-error");
+      return;
+    }
+    if (begin != 0 || end != text_.size()) {
+      TSRange r{pbegin, pend, static_cast<uint32_t>(begin), static_cast<uint32_t>(end)};
+      ts_parser_set_included_ranges(parser.get(), &r, 1);
+    }
+    TreePtr tree(ts_parser_parse_string(parser.get(), nullptr, text_.data(),
+                                        static_cast<uint32_t>(text_.size())));
+    if (!tree) return;
+    TSNode root = ts_tree_root_node(tree.get());
+    if (ts_node_has_error(root)) report_error(root, depth > 0);
+    depth_ = depth;
+    walk(root);
+  }
+
+ private:
+  const SourceFile& src_;
+  const std::string& text_;
+  std::map<std::string, std::string> vars_;
+  int stage_;
+  const std::string& context_;
+  FileFacts& out_;
+  ParseDiag& diag_;
+  int depth_ = 0;
+  bool seen_command_ = false;  // Slurm stops reading #SBATCH at the first command
+
+  std::string_view raw(TSNode n) const {
+    uint32_t b = ts_node_start_byte(n), e = ts_node_end_byte(n);
+    return std::string_view(text_).substr(b, e - b);
+  }
+  Location loc(TSNode n) const { return src_.loc(ts_node_start_byte(n), ts_node_end_byte(n)); }
+
+  static bool find_error(TSNode n, TSNode& found) {
+    if (is(n, "ERROR") || ts_node_is_missing(n)) { found = n; return true; }
+    uint32_t c = ts_node_child_count(n);
+    for (uint32_t i = 0; i < c; ++i) {
+      TSNode ch = ts_node_child(n, i);
+      if (ts_node_has_error(ch) && find_error(ch, found)) return true;
+    }
+    return false;
+  }
+
+  void report_error(TSNode root, bool nested) {
+    TSNode bad = root;
+    find_error(root, bad);
+    std::string what = ts_node_is_missing(bad)
+                           ? std::string("missing ") + ts_node_type(bad)
+                           : "unexpected text";
+    diag_.warn(src_.path(), loc(bad).range,
+               std::string(nested ? "shell syntax error inside `bash -c` string: "
+                                  : "shell syntax error: ") +
+                   what + " (the rest of the script is still checked)",
+               "shell-syntax");
+  }
+
+  Word word(TSNode n) const {
+    Word w;
+    w.raw = std::string(raw(n));
+    Expanded e = expand_word(w.raw, vars_);
+    w.text = std::move(e.text);
+    w.resolved = e.resolved;
+    w.loc = loc(n);
+    return w;
+  }
+
+  void assign(TSNode a, const char* origin) {
+    TSNode name = ts_node_child_by_field_name(a, "name", 4);
+    TSNode value = ts_node_child_by_field_name(a, "value", 5);
+    if (ts_node_is_null(name)) return;
+    std::string var(raw(name));
+    if (!is(name, "variable_name")) {  // arr[i]=x: not tracked
+      return;
+    }
+    bool append = false;
+    for (uint32_t i = 0; i < ts_node_child_count(a); ++i)
+      if (is(ts_node_child(a, i), "+=")) append = true;
+    EnvSetting e;
+    e.name = var;
+    e.origin = origin;
+    e.stage = stage_;
+    bool resolved = true;
+    if (!ts_node_is_null(value)) {
+      Expanded x = expand_word(raw(value), vars_);
+      e.value = x.text;
+      resolved = x.resolved;
+      e.loc = loc(value);
+    } else {
+      e.loc = loc(a);
+    }
+    if (append) {
+      auto it = vars_.find(var);
+      if (it == vars_.end()) resolved = false;
+      else e.value = it->second + e.value;
+    }
+    if (resolved) vars_[var] = e.value;
+    else vars_.erase(var);
+    out_.env.push_back(std::move(e));
+  }
+
+  void declaration(TSNode n) {
+    // export / declare / typeset / local / readonly
+    std::string kw;
+    if (ts_node_child_count(n) > 0) kw = std::string(raw(ts_node_child(n, 0)));
+    bool exported = kw == "export";
+    uint32_t c = ts_node_named_child_count(n);
+    for (uint32_t i = 0; i < c; ++i) {
+      TSNode ch = ts_node_named_child(n, i);
+      if (is(ch, "word") && starts_with(raw(ch), "-") && raw(ch).find('x') != std::string_view::npos)
+        exported = true;
+    }
+    for (uint32_t i = 0; i < c; ++i) {
+      TSNode ch = ts_node_named_child(n, i);
+      if (is(ch, "variable_assignment")) assign(ch, exported ? "export" : "assign");
+      else walk_children(ch);  // command substitutions in values
+    }
+  }
+
+  static bool redirect(TSNode n) {
+    const char* t = ts_node_type(n);
+    return std::strstr(t, "redirect") != nullptr;
+  }
+
+  void command(TSNode n) {
+    Command cmd;
+    cmd.stage = stage_;
+    cmd.context = context_;
+    cmd.loc = loc(n);
+    std::vector<TSNode> arg_nodes;
+    uint32_t c = ts_node_named_child_count(n);
+    bool have_name = false;
+    for (uint32_t i = 0; i < c; ++i) {
+      TSNode ch = ts_node_named_child(n, i);
+      if (!have_name && is(ch, "variable_assignment")) {
+        TSNode name = ts_node_child_by_field_name(ch, "name", 4);
+        TSNode value = ts_node_child_by_field_name(ch, "value", 5);
+        Word w;
+        if (!ts_node_is_null(value)) w = word(value);
+        else { w.loc = loc(ch); }
+        cmd.env.emplace_back(ts_node_is_null(name) ? "" : std::string(raw(name)), std::move(w));
+        continue;
+      }
+      if (is(ch, "command_name")) {
+        have_name = true;
+        TSNode inner = ts_node_named_child_count(ch) == 1 ? ts_node_named_child(ch, 0) : ch;
+        cmd.argv.push_back(word(inner));
+        arg_nodes.push_back(inner);
+        continue;
+      }
+      if (redirect(ch) || is(ch, "comment")) continue;
+      cmd.argv.push_back(word(ch));
+      arg_nodes.push_back(ch);
+    }
+    if (!cmd.argv.empty()) {
+      seen_command_ = true;
+      out_.commands.push_back(cmd);
+      nested_shell(cmd, arg_nodes);
+    }
+    // command substitutions inside the words
+    for (uint32_t i = 0; i < c; ++i) walk_children(ts_node_named_child(n, i));
+  }
+
+  // `bash -c '...'`: parse the string body as a script of its own.
+  void nested_shell(const Command& cmd, const std::vector<TSNode>& nodes) {
+    if (depth_ >= 3) return;
+    std::string prog = cmd.argv[0].text;
+    if (size_t k = prog.rfind('/'); k != std::string::npos) prog = prog.substr(k + 1);
+    if (prog != "bash" && prog != "sh" && prog != "zsh" && prog != "dash") return;
+    for (size_t i = 1; i + 1 < cmd.argv.size(); ++i) {
+      const std::string& a = cmd.argv[i].text;
+      if (a.size() < 2 || a[0] != '-' || a[1] == '-' || a.find('c') == std::string::npos) continue;
+      TSNode body = nodes[i + 1];
+      std::string_view r = raw(body);
+      bool plain = (is(body, "raw_string")) ||
+                   (is(body, "string") && r.find_first_of("\\$`") == std::string_view::npos);
+      if (!plain || r.size() < 2) return;
+      TSPoint b = ts_node_start_point(body), e = ts_node_end_point(body);
+      b.column += 1;
+      if (e.column > 0) e.column -= 1;
+      int saved = depth_;
+      parse(ts_node_start_byte(body) + 1, ts_node_end_byte(body) - 1, b, e, depth_ + 1);
+      depth_ = saved;
+      return;
+    }
+  }
+
+  void comment(TSNode n) {
+    std::string_view t = raw(n);
+    uint32_t start = ts_node_start_byte(n);
+    if (starts_with(t, "#!") && start == 0) {
+      out_.shebang_or_directives.emplace_back(t);
+      return;
+    }
+    if (!starts_with(t, "#SBATCH") || (t.size() > 7 && !std::isspace(static_cast<unsigned char>(t[7]))))
+      return;
+    if (seen_command_ || depth_ > 0) return;
+    out_.shebang_or_directives.emplace_back(t);
+    Command cmd;
+    cmd.stage = stage_;
+    cmd.context = "sbatch";
+    cmd.loc = loc(n);
+    size_t i = 0;
+    while (i < t.size()) {
+      while (i < t.size() && std::isspace(static_cast<unsigned char>(t[i]))) ++i;
+      if (i >= t.size() || (i > 0 && t[i] == '#')) break;  // trailing comment
+      size_t j = i;
+      while (j < t.size() && !std::isspace(static_cast<unsigned char>(t[j]))) ++j;
+      Word w;
+      w.raw = std::string(t.substr(i, j - i));
+      Expanded e = expand_word(w.raw, {});  // Slurm does not expand variables here
+      w.text = e.text;
+      w.loc = src_.loc(start + i, start + j);
+      cmd.argv.push_back(std::move(w));
+      i = j;
+    }
+    out_.sbatch.push_back(std::move(cmd));
+  }
+
+  void walk_children(TSNode n) {
+    uint32_t c = ts_node_named_child_count(n);
+    for (uint32_t i = 0; i < c; ++i) walk(ts_node_named_child(n, i));
+  }
+
+  void walk(TSNode n) {
+    const char* t = ts_node_type(n);
+    if (!std::strcmp(t, "command")) return command(n);
+    if (!std::strcmp(t, "variable_assignment")) {
+      seen_command_ = true;
+      walk_children(n);  // $(...) in the value runs first
+      return assign(n, "assign");
+    }
+    if (!std::strcmp(t, "declaration_command")) {
+      seen_command_ = true;
+      return declaration(n);
+    }
+    if (!std::strcmp(t, "unset_command")) {
+      seen_command_ = true;
+      for (uint32_t i = 0; i < ts_node_named_child_count(n); ++i)
+        vars_.erase(std::string(raw(ts_node_named_child(n, i))));
+      return;
+    }
+    if (!std::strcmp(t, "for_statement") || !std::strcmp(t, "c_style_for_statement")) {
+      TSNode var = ts_node_child_by_field_name(n, "variable", 8);
+      if (!ts_node_is_null(var)) vars_.erase(std::string(raw(var)));  // loop variable: unknown
+      return walk_children(n);
+    }
+    if (!std::strcmp(t, "heredoc_body") || !std::strcmp(t, "heredoc_content")) return;
+    if (!std::strcmp(t, "comment")) return comment(n);
+    walk_children(n);
+  }
+};
+
+}  // namespace
+
+void parse_shell(const SourceFile& src, const std::map<std::string, std::string>& vars, int stage,
+                 const std::string& context, FileFacts& out, ParseDiag& diag) {
+  Walker w(src, vars, stage, context, out, diag);
+  w.parse(0, src.text().size(), {0, 0}, {0, 0}, 0);
+}
+
+// ---------------------------------------------------------------------------
+// Flags
+// ---------------------------------------------------------------------------
+namespace {
+
+// Does argv word `a` carry flag `name`? Sets `inline_value` for --flag=V / -NV.
+bool match_flag(const std::string& a, std::string_view name, std::string& inline_value, bool& has_inline) {
+  has_inline = false;
+  if (name.empty() || a.size() < name.size()) return false;
+  if (a == name) return true;
+  if (a.compare(0, name.size(), name) != 0) return false;
+  if (a[name.size()] == '=') {
+    inline_value = a.substr(name.size() + 1);
+    has_inline = true;
+    return true;
+  }
+  // -N2: a single-letter short flag glued to its value
+  if (name.size() == 2 && name[0] == '-' && name[1] != '-') {
+    inline_value = a.substr(2);
+    has_inline = true;
+    return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+std::optional<Word> flag_value(const Command& c, std::initializer_list<std::string_view> names) {
+  std::optional<Word> found;  // the last occurrence wins, as with argparse
+  for (size_t i = 1; i < c.argv.size(); ++i) {
+    for (std::string_view name : names) {
+      std::string v;
+      bool inl = false;
+      if (!match_flag(c.argv[i].text, name, v, inl)) continue;
+      if (inl) {
+        Word w = c.argv[i];
+        w.text = v;
+        found = w;
+      } else if (i + 1 < c.argv.size()) {
+        found = c.argv[i + 1];
+      }
+      break;
+    }
+  }
+  return found;
+}
+
+bool has_flag(const Command& c, std::initializer_list<std::string_view> names) {
+  for (size_t i = 1; i < c.argv.size(); ++i)
+    for (std::string_view name : names) {
+      const std::string& a = c.argv[i].text;
+      if (a == name || (a.size() > name.size() && a.compare(0, name.size(), name) == 0 &&
+                        a[name.size()] == '='))
+        return true;
+    }
+  return false;
+}
+
+// ---------------------------------------------------------------------------
+// The parser for shell files
+// ---------------------------------------------------------------------------
+namespace {
+
+class ShellParser : public Parser {
+ public:
+  FileKind kind() const override { return FileKind::Shell; }
+  bool accepts(const FileInfo& f) const override {
+    std::string n = lower(f.name);
+    for (const char* ext : {".sh", ".bash", ".slurm", ".sbatch", ".zsh"})
+      if (ends_with(n, ext)) return true;
+    return shell_shebang(f.head);
+  }
+  void parse(const SourceFile& src, FileFacts& out, ParseDiag& diag) const override {
+    out.kind = FileKind::Shell;
+    parse_shell(src, {}, -1, "script", out, diag);
+  }
+};
+
+}  // namespace
+
+SPARKCHECK_PARSER(ShellParser);
+
+}  // namespace sc

@@ -1,0 +1,39 @@
+// Shell layer: bash scripts, Slurm batch files, Dockerfile RUN/CMD bodies and
+// notebook `!cmd` lines become Command facts (tree-sitter-bash).
+#pragma once
+#include <map>
+#include <string>
+#include <string_view>
+
+#include "core/facts.h"
+#include "core/registry.h"
+
+namespace sc {
+
+// Parse `src` as bash and append to `out`:
+//  - every simple command (in lists, pipelines, subshells, if/for/while/case,
+//    functions, command substitutions, and `bash -c '...'` bodies) to out.commands,
+//  - variable assignments (`X=1`, `export X=1`, `declare X=1`) to out.env, which
+//    also feed the expansion of later words in the same script,
+//  - `#SBATCH` directives (before the first command, as Slurm reads them) to
+//    out.sbatch, with argv[0] == "#SBATCH", and the raw line to out.shebang_or_directives.
+// `vars` are the variables known before the script starts (Dockerfile ARG/ENV).
+// Syntax errors add a warning to `diag`; whatever the tree holds is still used.
+void parse_shell(const SourceFile& src, const std::map<std::string, std::string>& vars, int stage,
+                 const std::string& context, FileFacts& out, ParseDiag& diag);
+
+// Expand one shell word as written (quote removal, $X / ${X} / ${X:-default}).
+// `resolved` is false when it depends on an unknown variable or a command
+// substitution; the unresolved pieces stay in the text as written.
+struct Expanded {
+  std::string text;
+  bool resolved = true;
+};
+Expanded expand_word(std::string_view raw, const std::map<std::string, std::string>& vars);
+
+// True when the `#!` line of `head` names sh, bash, zsh, dash or ksh.
+bool shell_shebang(std::string_view head);
+// The interpreter named by a `#!` line ("bash", "python3"), empty without one.
+std::string shebang_interpreter(std::string_view head);
+
+}  // namespace sc

@@ -1,0 +1,253 @@
+// Unit tests for the shell layer (linter/parsers/shell.*).
+#include <catch2/catch.hpp>
+
+#include <tree_sitter/api.h>
+
+#include "core/registry.h"
+#include "parsers/shell.h"
+
+extern "C" const TSLanguage* tree_sitter_bash(void);
+
+using namespace sc;
+
+namespace {
+
+struct Parsed {
+  FileFacts facts;
+  ParseDiag diag;
+};
+
+Parsed sh(const std::string& text, std::map<std::string, std::string> vars = {}) {
+  Parsed p;
+  SourceFile src("run.sh", text);
+  parse_shell(src, vars, -1, "script", p.facts, p.diag);
+  return p;
+}
+
+std::vector<std::string> argv(const Command& c) {
+  std::vector<std::string> v;
+  for (auto& w : c.argv) v.push_back(w.text);
+  return v;
+}
+
+const Command* find_cmd(const FileFacts& f, const std::string& prog) {
+  for (auto& c : f.commands)
+    if (!c.argv.empty() && c.argv[0].text == prog) return &c;
+  return nullptr;
+}
+
+}  // namespace
+
+TEST_CASE("bash grammar loads in this tree-sitter", "[shell]") {
+  TSParser* p = ts_parser_new();
+  REQUIRE(ts_parser_set_language(p, tree_sitter_bash()));
+  ts_parser_delete(p);
+  REQUIRE(ts_language_version(tree_sitter_bash()) <= TREE_SITTER_LANGUAGE_VERSION);
+}
+
+TEST_CASE("simple commands in lists, pipelines, subshells and compound statements", "[shell]") {
+  auto p = sh(
+      "pip install a && (cd x; make) | tee log || echo fail\n"
+      "if [ -f y ]; then vllm serve m; fi\n"
+      "for i in 1 2; do echo $i; done\n"
+      "f() { torchrun train.py; }\n"
+      "while true; do sleep 1; done\n"
+      "case $x in a) uv pip install b;; esac\n"
+      "! negated\n");
+  std::vector<std::string> progs;
+  for (auto& c : p.facts.commands) progs.push_back(c.argv[0].text);
+  CHECK(progs == std::vector<std::string>{"pip", "cd", "make", "tee", "echo", "vllm", "echo", "torchrun",
+                                          "true", "sleep", "uv", "negated"});
+  CHECK(p.diag.notes.empty());
+}
+
+TEST_CASE("quote removal and exact locations", "[shell]") {
+  auto p = sh("python  -m pip install \"torch==2.9\" 'x y' a\"b\"c $'t\\tb'\n");
+  REQUIRE(p.facts.commands.size() == 1);
+  const Command& c = p.facts.commands[0];
+  CHECK(argv(c) == std::vector<std::string>{"python", "-m", "pip", "install", "torch==2.9", "x y", "abc", "t\tb"});
+  CHECK(c.argv[4].raw == "\"torch==2.9\"");
+  CHECK(c.argv[4].loc.path == "run.sh");
+  CHECK(c.argv[4].loc.range == Range{1, 24, 1, 36});
+  CHECK(c.argv[0].loc.range == Range{1, 1, 1, 7});
+  CHECK(c.loc.range.line == 1);
+  CHECK(c.context == "script");
+}
+
+TEST_CASE("variables: assignments feed later words in source order", "[shell]") {
+  auto p = sh(
+      "TP=2\n"
+      "torchrun a.py --tp $TP --pp ${PP} --cp ${CP:-4} --x \"${TP}x\"\n"
+      "export TP=3 NAME=\"a b\"\n"
+      "declare -x DP=5\n"
+      "run --tp=$TP --name \"$NAME\" --dp $DP --sub $(nproc) --len ${#NAME}\n"
+      "unset TP\n"
+      "again $TP\n");
+  const Command* t = find_cmd(p.facts, "torchrun");
+  REQUIRE(t);
+  CHECK(flag_value(*t, {"--tp"})->text == "2");
+  CHECK(flag_value(*t, {"--tp"})->resolved);
+  CHECK_FALSE(flag_value(*t, {"--pp"})->resolved);
+  CHECK(flag_value(*t, {"--pp"})->text == "${PP}");
+  CHECK(flag_value(*t, {"--cp"})->text == "4");
+  CHECK(flag_value(*t, {"--cp"})->resolved);
+  CHECK(flag_value(*t, {"--x"})->text == "2x");
+  const Command* r = find_cmd(p.facts, "run");
+  REQUIRE(r);
+  CHECK(flag_value(*r, {"--tp"})->text == "3");
+  CHECK(flag_value(*r, {"--name"})->text == "a b");
+  CHECK(flag_value(*r, {"--dp"})->text == "5");
+  CHECK_FALSE(flag_value(*r, {"--sub"})->resolved);
+  CHECK(flag_value(*r, {"--len"})->text == "3");
+  const Command* a = find_cmd(p.facts, "again");
+  REQUIRE(a);
+  CHECK_FALSE(a->argv[1].resolved);
+  REQUIRE(p.facts.env.size() == 4);
+  CHECK(p.facts.env[0].name == "TP");
+  CHECK(p.facts.env[0].origin == "assign");
+  CHECK(p.facts.env[1].origin == "export");
+  CHECK(p.facts.env[2].value == "a b");
+  CHECK(p.facts.env[3].name == "DP");
+  CHECK(p.facts.env[3].origin == "export");
+  CHECK(p.facts.env[0].loc.range == Range{1, 4, 1, 5});
+  // nproc's command substitution is a command too
+  CHECK(find_cmd(p.facts, "nproc"));
+}
+
+TEST_CASE("unresolved values make a variable unknown; known vars come in", "[shell]") {
+  auto p = sh("N=$(hostname)\nX=$BASE/y\ncmd $N $X $ARGV\n", {{"BASE", "/opt"}});
+  const Command* c = find_cmd(p.facts, "cmd");
+  REQUIRE(c);
+  CHECK_FALSE(c->argv[1].resolved);
+  CHECK(c->argv[2].text == "/opt/y");
+  CHECK(c->argv[2].resolved);
+  CHECK_FALSE(c->argv[3].resolved);
+}
+
+TEST_CASE("loop variables are unknown", "[shell]") {
+  auto p = sh("TP=2\nfor TP in 1 2; do run --tp $TP; done\n");
+  const Command* c = find_cmd(p.facts, "run");
+  REQUIRE(c);
+  CHECK_FALSE(flag_value(*c, {"--tp"})->resolved);
+}
+
+TEST_CASE("env prefixes are not persistent", "[shell]") {
+  auto p = sh("CUDA_VISIBLE_DEVICES=0 TORCH_CUDA_ARCH_LIST=\"12.1\" pip install . \necho $TORCH_CUDA_ARCH_LIST\n");
+  const Command* c = find_cmd(p.facts, "pip");
+  REQUIRE(c);
+  REQUIRE(c->env.size() == 2);
+  CHECK(c->env[1].first == "TORCH_CUDA_ARCH_LIST");
+  CHECK(c->env[1].second.text == "12.1");
+  CHECK(c->env[1].second.loc.range == Range{1, 45, 1, 51});
+  CHECK(argv(*c) == std::vector<std::string>{"pip", "install", "."});
+  CHECK_FALSE(find_cmd(p.facts, "echo")->argv[1].resolved);
+  CHECK(p.facts.env.empty());
+}
+
+TEST_CASE("redirects and heredoc bodies are not arguments or commands", "[shell]") {
+  auto p = sh("cat > out.txt <<EOF\npip install nope\nEOF\nrun a 2>&1 >log\n");
+  CHECK(find_cmd(p.facts, "cat"));
+  CHECK_FALSE(find_cmd(p.facts, "pip"));
+  CHECK(argv(*find_cmd(p.facts, "run")) == std::vector<std::string>{"run", "a"});
+}
+
+TEST_CASE("bash -c bodies are parsed with real locations", "[shell]") {
+  auto p = sh("X=7\nbash -lc 'pip install z && vllm serve m --tp $X'\nsh -c \"echo hi\"\n");
+  const Command* v = find_cmd(p.facts, "vllm");
+  REQUIRE(v);
+  CHECK(flag_value(*v, {"--tp"})->text == "7");
+  CHECK(v->argv[0].loc.range == Range{2, 28, 2, 32});
+  const Command* pip = find_cmd(p.facts, "pip");
+  REQUIRE(pip);
+  CHECK(pip->argv[0].loc.range == Range{2, 11, 2, 14});
+  CHECK(find_cmd(p.facts, "echo"));
+}
+
+TEST_CASE("#SBATCH directives before the first command", "[shell]") {
+  auto p = sh("#!/bin/bash\n#SBATCH --nodes=2  # two sparks\n#SBATCH -N 2\n#SBATCH --gres=gpu:1\n#SBATCHX no\n"
+              "srun x\n#SBATCH --nodes=8\n");
+  REQUIRE(p.facts.sbatch.size() == 3);
+  CHECK(argv(p.facts.sbatch[0]) == std::vector<std::string>{"#SBATCH", "--nodes=2"});
+  CHECK(flag_value(p.facts.sbatch[0], {"--nodes", "-N"})->text == "2");
+  CHECK(flag_value(p.facts.sbatch[1], {"--nodes", "-N"})->text == "2");
+  CHECK(p.facts.sbatch[0].argv[1].loc.range == Range{2, 9, 2, 18});
+  CHECK(p.facts.shebang_or_directives.size() == 4);
+  CHECK(p.facts.shebang_or_directives[0] == "#!/bin/bash");
+}
+
+TEST_CASE("flag_value forms", "[shell]") {
+  auto p = sh("run --tp 2 --pp=3 -tp 4 -N2 -n 5 --tp-size 6 --flag\n");
+  const Command& c = p.facts.commands.at(0);
+  CHECK(flag_value(c, {"--pp"})->text == "3");
+  CHECK(flag_value(c, {"-tp"})->text == "4");
+  CHECK(flag_value(c, {"--tp"})->text == "2");
+  CHECK(flag_value(c, {"-N"})->text == "2");
+  CHECK(flag_value(c, {"-n"})->text == "5");
+  CHECK(flag_value(c, {"--tp-size"})->text == "6");
+  CHECK_FALSE(flag_value(c, {"--flag"}));
+  CHECK_FALSE(flag_value(c, {"--missing"}));
+  CHECK(has_flag(c, {"--flag"}));
+  CHECK(has_flag(c, {"--pp"}));
+  CHECK_FALSE(has_flag(c, {"--p"}));
+  auto q = sh("run --x 1 --x 2\n");
+  CHECK(flag_value(q.facts.commands.at(0), {"--x"})->text == "2");
+}
+
+TEST_CASE("syntax errors give one warning and keep the commands", "[shell]") {
+  auto p = sh("pip install a\necho \"unterminated\n");
+  CHECK(find_cmd(p.facts, "pip"));
+  REQUIRE(p.diag.notes.size() == 1);
+  CHECK(p.diag.notes[0].level == Level::Warning);
+  CHECK(p.diag.notes[0].path == "run.sh");
+}
+
+TEST_CASE("views map command locations to the real file", "[shell]") {
+  // A Dockerfile: RUN body starts at line 2, column 5 (bytes).
+  std::string real = "FROM x\nRUN pip install a \\\n    && torchrun --tp 2\n";
+  SourceFile file("Dockerfile", real);
+  SourceFile view("Dockerfile", "pip install a \\\n    && torchrun --tp 2");
+  view.set_line_map({{2, 4, file.line(2)}, {3, 0, file.line(3)}});
+  FileFacts f;
+  ParseDiag d;
+  parse_shell(view, {}, 0, "RUN", f, d);
+  const Command* t = find_cmd(f, "torchrun");
+  REQUIRE(t);
+  CHECK(t->argv[0].loc.range == Range{3, 8, 3, 16});
+  CHECK(t->stage == 0);
+  CHECK(t->context == "RUN");
+  CHECK(find_cmd(f, "pip")->argv[0].loc.range == Range{2, 5, 2, 8});
+}
+
+TEST_CASE("expand_word defaults and alternates", "[shell]") {
+  std::map<std::string, std::string> v{{"A", "1"}, {"E", ""}};
+  CHECK(expand_word("${A:-2}", v).text == "1");
+  CHECK(expand_word("${E:-2}", v).text == "2");
+  CHECK(expand_word("${E-2}", v).text == "");
+  CHECK(expand_word("${U:-\"x y\"}", v).text == "x y");
+  CHECK(expand_word("${A:+on}", v).text == "on");
+  CHECK_FALSE(expand_word("${U:+on}", v).resolved);
+  CHECK_FALSE(expand_word("${A%%x}", v).resolved);
+  CHECK_FALSE(expand_word("$1", v).resolved);
+  CHECK_FALSE(expand_word("`date`", v).resolved);
+  CHECK(expand_word("a\\ b", v).text == "a b");
+  CHECK(expand_word("\"\\$A\"", v).text == "$A");
+}
+
+TEST_CASE("shell files are recognised by name and shebang", "[shell]") {
+  CHECK(shell_shebang("#!/bin/bash\n"));
+  CHECK(shell_shebang("#!/usr/bin/env -S bash -e\n"));
+  CHECK(shell_shebang("#!/bin/sh"));
+  CHECK_FALSE(shell_shebang("#!/usr/bin/env python3\n"));
+  CHECK(shebang_interpreter("#!/usr/bin/python3 -u\n") == "python3");
+  FileInfo a{"scripts/train.slurm", "train.slurm", ""};
+  FileInfo b{"bin/launch", "launch", "#!/usr/bin/env bash\necho"};
+  FileInfo c{"bin/tool", "tool", "#!/usr/bin/env python3\n"};
+  const Parser* pa = parser_for(a);
+  const Parser* pb = parser_for(b);
+  REQUIRE(pa);
+  REQUIRE(pb);
+  CHECK(pa->kind() == FileKind::Shell);
+  CHECK(pb->kind() == FileKind::Shell);
+  const Parser* pc = parser_for(c);
+  CHECK((pc == nullptr || pc->kind() != FileKind::Shell));
+}
