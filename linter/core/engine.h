@@ -12,6 +12,7 @@ namespace sc {
 
 struct LintOptions {
   std::vector<std::string> paths;     // files or directories; default "."
+  std::string root;                   // display paths relative to this; default: cwd or common parent
   bool no_ignore = false;             // do not honour .gitignore
   std::optional<std::string> stdin_text;   // with stdin_filename: lint this text as that file
   std::string stdin_filename;

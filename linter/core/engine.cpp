@@ -1,0 +1,250 @@
+#include "core/engine.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <map>
+
+#include "core/registry.h"
+#include "core/walk.h"
+
+namespace sc {
+
+// Provided by linter/parsers/installs.cpp: derives Install facts from Commands.
+void derive_installs(FileFacts& f) __attribute__((weak));
+
+namespace {
+namespace fs = std::filesystem;
+
+class Collector : public Reporter {
+ public:
+  explicit Collector(const LintOptions& o) : opt(o) {}
+  void report(Finding f) override { found.push_back(std::move(f)); }
+  const LintOptions& opt;
+  std::vector<Finding> found;
+};
+
+std::string mb(size_t n) {
+  char b[32];
+  std::snprintf(b, sizeof b, "%.1f MB", static_cast<double>(n) / 1e6);
+  return b;
+}
+
+// Reads a file once; returns false (with a notification) when it cannot be linted.
+bool read_file(const WalkedFile& wf, size_t max_bytes, std::string& text, std::vector<Notification>& notes) {
+  auto fail = [&](const std::string& msg, const std::string& id, Level l = Level::Warning) {
+    notes.push_back({l, wf.display, {}, msg, id});
+    return false;
+  };
+  int fd = open(wf.abs.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+  if (fd < 0) return fail(std::string("cannot read file: ") + std::strerror(errno), "read-error", Level::Error);
+  struct stat st;
+  if (fstat(fd, &st) != 0) {
+    close(fd);
+    return fail(std::string("cannot stat file: ") + std::strerror(errno), "read-error", Level::Error);
+  }
+  if (!S_ISREG(st.st_mode)) {
+    close(fd);
+    const char* what = S_ISFIFO(st.st_mode) ? "a FIFO (named pipe)" : S_ISSOCK(st.st_mode) ? "a socket"
+                       : S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "a device" : "not a regular file";
+    return fail(std::string("not linted: the path is ") + what + ", not a regular file", "not-regular-file");
+  }
+  if (static_cast<size_t>(st.st_size) > max_bytes) {
+    close(fd);
+    return fail("not linted: file is " + mb(static_cast<size_t>(st.st_size)) + ", over the " + mb(max_bytes) +
+                    " limit (raise it with --max-file-size)", "file-too-large");
+  }
+  text.clear();
+  text.reserve(static_cast<size_t>(st.st_size));
+  char buf[65536];
+  for (;;) {
+    ssize_t n = read(fd, buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      int e = errno;
+      close(fd);
+      return fail(std::string("read failed: ") + std::strerror(e), "read-error", Level::Error);
+    }
+    if (n == 0) break;
+    text.append(buf, static_cast<size_t>(n));
+    if (text.size() > max_bytes) {
+      close(fd);
+      return fail("not linted: file grew over the " + mb(max_bytes) + " limit while reading", "file-too-large");
+    }
+  }
+  close(fd);
+  if (text.find('\0') != std::string::npos) return fail("not linted: binary content (NUL bytes)", "binary-file");
+  if (!valid_utf8(text)) {
+    // find the first bad line for the message
+    size_t line = 1, ls = 0;
+    for (size_t i = 0; i < text.size(); ++i) {
+      if (text[i] == '\n') { ++line; ls = i + 1; continue; }
+      size_t e = text.find('\n', i);
+      if (!valid_utf8(std::string_view(text).substr(ls, (e == std::string::npos ? text.size() : e) - ls))) break;
+      i = e == std::string::npos ? text.size() : e - 1;
+    }
+    Notification n{Level::Warning, wf.display, {static_cast<int>(line), 1, static_cast<int>(line), 2},
+                   "not linted: not valid UTF-8 (line " + std::to_string(line) + "); re-save the file as UTF-8",
+                   "not-utf8"};
+    notes.push_back(n);
+    return false;
+  }
+  if (starts_with(text, "\xEF\xBB\xBF")) {
+    text.erase(0, 3);
+    notes.push_back({Level::Note, wf.display, {1, 1, 1, 2}, "UTF-8 byte-order mark at the start of the file (ignored for linting; some tools, e.g. older Docker and bash, choke on it)", "bom"});
+  }
+  return true;
+}
+
+std::string base_name(const std::string& p) {
+  size_t s = p.rfind('/');
+  return s == std::string::npos ? p : p.substr(s + 1);
+}
+
+}  // namespace
+
+void assign_fingerprints(LintResult& r) {
+  // primaryLocationLineHash-style: hash of rule, path and the flagged line's
+  // whitespace-normalised text, plus the occurrence index of that triple.
+  std::map<std::string, int> seen;
+  for (auto& f : r.findings) {
+    std::string line;
+    if (const ParsedFile* pf = r.project.find(f.loc.path)) {
+      std::string_view l = pf->src.line(f.loc.range.line);
+      bool sp = false;
+      for (char c : l) {
+        if (c == ' ' || c == '\t' || c == '\r') { sp = !line.empty(); continue; }
+        if (sp) line += ' ';
+        sp = false;
+        line += c;
+      }
+    }
+    std::string key = f.rule + '\x1f' + f.loc.path + '\x1f' + line;
+    uint64_t h = 1469598103934665603ull;
+    for (unsigned char c : key) { h ^= c; h *= 1099511628211ull; }
+    char hex[17];
+    std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(h));
+    f.fingerprint = std::string(hex) + ":" + std::to_string(++seen[key]);
+  }
+}
+
+LintResult run_lint(const LintOptions& opt) {
+  LintResult res;
+  std::error_code ec;
+  std::string cwd = fs::current_path(ec).generic_string();
+  std::vector<std::string> paths = opt.paths.empty() ? std::vector<std::string>{"."} : opt.paths;
+
+  // The lint root: the current directory when every path is below it, else the
+  // common parent of the paths. Display paths (and SARIF URIs) are relative to it.
+  std::string root = opt.root.empty() ? cwd : fs::absolute(opt.root, ec).lexically_normal().generic_string();
+  if (opt.root.empty()) {
+    for (auto& p : paths) {
+      std::string a = fs::absolute(p, ec).lexically_normal().generic_string();
+      while (!(a == root || starts_with(a, root == "/" ? "/" : root + "/")) && root != "/")
+        root = fs::path(root).parent_path().generic_string();
+    }
+  }
+  if (root.size() > 1 && root.back() == '/') root.pop_back();
+  res.project.root = root;
+
+  std::vector<WalkedFile> files;
+  if (opt.stdin_text) {
+    std::string abs = fs::absolute(opt.stdin_filename.empty() ? "stdin" : opt.stdin_filename, ec).lexically_normal().generic_string();
+    files.push_back({abs, display_path(abs, root), true});
+  } else {
+    WalkOptions wo{paths, root, opt.no_ignore, opt.exclude};
+    WalkResult wr = walk(wo);
+    files = std::move(wr.files);
+    res.notifications = std::move(wr.notes);
+    res.complete = wr.complete;
+  }
+
+  for (auto& wf : files) {
+    FileInfo info{wf.display, base_name(wf.display), {}};
+    const Parser* parser = parser_for(info);
+    std::string head;
+    if (!parser && !opt.stdin_text) {
+      // no name match: sniff a shebang (extension-less scripts)
+      if (base_name(wf.display).find('.') == std::string::npos) {
+        int fd = open(wf.abs.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+        if (fd >= 0) {
+          struct stat st;
+          if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
+            char b[256];
+            ssize_t n = read(fd, b, sizeof b);
+            if (n > 0) head.assign(b, static_cast<size_t>(n));
+          }
+          close(fd);
+        }
+        info.head = head;
+        parser = parser_for(info);
+      }
+    }
+    if (!parser) {
+      if (wf.explicit_arg)
+        res.notifications.push_back({Level::Warning, wf.display, {}, "not linted: sparkcheck has no parser for this kind of file", "unknown-kind"});
+      continue;
+    }
+    std::string text;
+    if (opt.stdin_text) text = *opt.stdin_text;
+    else if (!read_file(wf, opt.max_file_bytes, text, res.notifications)) continue;
+
+    auto pf = std::make_unique<ParsedFile>();
+    pf->abs_path = wf.abs;
+    bool crlf = text.find("\r\n") != std::string::npos;
+    pf->src = SourceFile(wf.display, std::move(text));
+    pf->facts.kind = parser->kind();
+    ParseDiag diag;
+    try {
+      parser->parse(pf->src, pf->facts, diag);
+      if (derive_installs) derive_installs(pf->facts);
+    } catch (const std::exception& e) {
+      diag.error(wf.display, {}, std::string("internal error while parsing: ") + e.what(), "internal-error");
+    }
+    if (crlf && (pf->facts.kind == FileKind::Shell))
+      diag.notes.push_back({Level::Warning, wf.display, {}, "CRLF line endings: bash reads the carriage returns as part of each command ($'\\r': command not found); convert to LF", "crlf"});
+    for (auto& n : diag.notes) res.notifications.push_back(std::move(n));
+    res.linted.push_back(wf.display);
+    res.project.files.push_back(std::move(pf));
+  }
+
+  res.project.link();
+
+  Collector col(opt);
+  for (const Rule* r : rules()) {
+    std::string id(r->id());
+    if (!opt.select.empty() && !opt.select.count(id)) continue;
+    if (opt.ignore.count(id)) continue;
+    try {
+      r->check(res.project, col);
+    } catch (const std::exception& e) {
+      res.notifications.push_back({Level::Error, "", {}, "internal error in rule " + id + ": " + e.what(), "internal-error"});
+      res.complete = false;
+    }
+  }
+  res.findings = std::move(col.found);
+  for (auto& f : res.findings)
+    if (f.loc.path.empty()) f.loc.path = "?";
+  std::stable_sort(res.findings.begin(), res.findings.end(), [](const Finding& a, const Finding& b) {
+    if (a.loc.path != b.loc.path) return a.loc.path < b.loc.path;
+    if (a.loc.range.line != b.loc.range.line) return a.loc.range.line < b.loc.range.line;
+    if (a.loc.range.col != b.loc.range.col) return a.loc.range.col < b.loc.range.col;
+    return a.rule < b.rule;
+  });
+  // the same finding reported twice (e.g. a file reached through two contexts)
+  res.findings.erase(std::unique(res.findings.begin(), res.findings.end(),
+                                 [](const Finding& a, const Finding& b) {
+                                   return a.rule == b.rule && a.loc.path == b.loc.path && a.loc.range == b.loc.range &&
+                                          a.message == b.message;
+                                 }),
+                     res.findings.end());
+  assign_fingerprints(res);
+  return res;
+}
+
+}  // namespace sc

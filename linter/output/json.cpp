@@ -1,0 +1,49 @@
+// `--format json`: a plain list for scripts.
+#include <nlohmann/json.hpp>
+
+#include "output/output.h"
+
+namespace sc {
+namespace {
+
+nlohmann::ordered_json loc_json(const Location& l) {
+  return {{"path", l.path},
+          {"line", l.range.line},
+          {"column", l.range.col},
+          {"end_line", l.range.end_line},
+          {"end_column", l.range.end_col}};
+}
+
+void write_json(const LintResult& r, std::ostream& out, const OutputOptions&) {
+  nlohmann::ordered_json findings = nlohmann::ordered_json::array();
+  for (const auto& f : r.findings) {
+    nlohmann::ordered_json j = loc_json(f.loc);
+    j["rule"] = f.rule;
+    j["level"] = level_name(f.level);
+    j["message"] = f.message;
+    j["fix"] = f.fix;
+    j["fingerprint"] = f.fingerprint;
+    j["related"] = nlohmann::ordered_json::array();
+    for (const auto& rel : f.related) {
+      auto rj = loc_json(rel.loc);
+      rj["message"] = rel.message;
+      j["related"].push_back(rj);
+    }
+    j["suppressed"] = !f.suppressions.empty();
+    if (!f.suppressions.empty()) j["justification"] = f.suppressions[0].justification;
+    findings.push_back(j);
+  }
+  nlohmann::ordered_json notes = nlohmann::ordered_json::array();
+  for (const auto& n : r.notifications)
+    notes.push_back({{"path", n.path}, {"line", n.range.line}, {"level", level_name(n.level)}, {"id", n.id}, {"message", n.message}});
+  nlohmann::ordered_json doc = {{"version", tool_version()},
+                                {"findings", findings},
+                                {"notifications", notes},
+                                {"files_linted", r.linted.size()},
+                                {"complete", r.complete}};
+  out << doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+}
+
+}  // namespace
+SPARKCHECK_OUTPUT("json", write_json);
+}  // namespace sc

@@ -1,0 +1,37 @@
+#include "output/output.h"
+
+#include <cstdio>
+
+namespace sc {
+
+std::map<std::string, WriterFn>& output_writers() {
+  static std::map<std::string, WriterFn> m;
+  return m;
+}
+
+std::string json_escape(std::string_view s) {
+  std::string r;
+  for (unsigned char c : s) {
+    switch (c) {
+      case '"': r += "\\\""; break;
+      case '\\': r += "\\\\"; break;
+      case '\n': r += "\\n"; break;
+      case '\r': r += "\\r"; break;
+      case '\t': r += "\\t"; break;
+      default:
+        if (c < 0x20) {
+          char b[8];
+          std::snprintf(b, sizeof b, "\\u%04x", c);
+          r += b;
+        } else {
+          r += static_cast<char>(c);
+        }
+    }
+  }
+  return r;
+}
+
+const char* tool_version() { return SPARKCHECK_VERSION; }
+const char* tool_information_uri() { return "https://github.com/sparkcheck/sparkcheck"; }
+
+}  // namespace sc

@@ -1,0 +1,36 @@
+// Output formats. Each format is one file in linter/output/ that registers a
+// writer with SPARKCHECK_OUTPUT("name", function).
+#pragma once
+#include <map>
+#include <ostream>
+#include <string>
+
+#include "core/engine.h"
+#include "core/registry.h"
+
+namespace sc {
+
+struct OutputOptions {
+  bool color = false;               // ANSI colours (text formats, only on a terminal)
+  std::string command_line;         // for SARIF invocations
+  std::string working_directory;    // absolute, for SARIF
+  bool show_suppressed = false;     // text formats: list suppressed findings too
+  size_t annotation_limit = 10;     // github: per-step cap per level
+  std::string summary_file;         // github: $GITHUB_STEP_SUMMARY
+};
+
+using WriterFn = void (*)(const LintResult&, std::ostream&, const OutputOptions&);
+std::map<std::string, WriterFn>& output_writers();
+
+struct OutputRegistrar {
+  OutputRegistrar(const char* name, WriterFn fn) { output_writers()[name] = fn; }
+};
+
+// Shared helpers
+std::string json_escape(std::string_view s);
+const char* tool_version();
+const char* tool_information_uri();
+
+}  // namespace sc
+
+#define SPARKCHECK_OUTPUT(name, fn) static ::sc::OutputRegistrar SC_CAT(sc_out_reg_, __LINE__)(name, fn)

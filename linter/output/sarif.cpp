@@ -1,0 +1,150 @@
+// SARIF 2.1.0 for GitHub code scanning and other SARIF consumers.
+// Rules come from the embedded rule docs; URIs are %SRCROOT%-relative.
+#include <nlohmann/json.hpp>
+
+#include "core/rule_docs.h"
+#include "output/output.h"
+#include "output/sarif.h"
+
+namespace sc {
+
+using ojson = nlohmann::ordered_json;
+
+std::string uri_encode_path(std::string_view p) {
+  static const char* hex = "0123456789ABCDEF";
+  std::string r;
+  for (unsigned char c : p) {
+    if (std::isalnum(c) || c == '/' || c == '-' || c == '_' || c == '.' || c == '~') r += static_cast<char>(c);
+    else {
+      r += '%';
+      r += hex[c >> 4];
+      r += hex[c & 15];
+    }
+  }
+  return r;
+}
+
+std::string file_uri(const std::string& abs_dir) {
+  std::string d = abs_dir;
+  if (d.empty() || d.back() != '/') d += '/';
+  return "file://" + uri_encode_path(d);
+}
+
+static std::string pascal(const std::string& kebab) {
+  std::string r;
+  bool up = true;
+  for (char c : kebab) {
+    if (c == '-' || c == '_' || c == ' ') { up = true; continue; }
+    r += up ? static_cast<char>(std::toupper(static_cast<unsigned char>(c))) : c;
+    up = false;
+  }
+  return r;
+}
+
+ojson sarif_rules() {
+  ojson rules = ojson::array();
+  for (const auto& d : rule_docs()) {
+    ojson tags = ojson::array();
+    for (auto& t : d.tags) tags.push_back(t);
+    rules.push_back({
+        {"id", d.id},
+        {"name", pascal(d.name)},
+        {"shortDescription", {{"text", d.short_description}}},
+        {"fullDescription", {{"text", d.full_description}}},
+        {"help", {{"text", markdown_to_text(d.markdown)}, {"markdown", d.markdown}}},
+        {"defaultConfiguration", {{"level", d.default_level}}},
+        {"properties",
+         {{"tags", tags},
+          {"precision", d.precision},
+          {"problem.severity", d.default_level == "note" ? "recommendation" : d.default_level}}},
+    });
+  }
+  return rules;
+}
+
+ojson sarif_driver() {
+  return {{"name", "sparkcheck"},
+          {"version", tool_version()},
+          {"semanticVersion", tool_version()},
+          {"informationUri", tool_information_uri()},
+          {"rules", sarif_rules()}};
+}
+
+static ojson region_json(const Range& r) {
+  ojson j = {{"startLine", r.line}, {"startColumn", r.col}};
+  j["endLine"] = r.end_line > 0 ? r.end_line : r.line;
+  j["endColumn"] = r.end_col > 0 ? r.end_col : r.col + 1;
+  if (j["endLine"] == r.line && j["endColumn"].get<int>() <= r.col) j["endColumn"] = r.col + 1;
+  return j;
+}
+
+static ojson phys(const Location& l, const LintResult& res) {
+  ojson art = {{"uri", uri_encode_path(l.path)}, {"uriBaseId", "%SRCROOT%"}};
+  if (!l.path.empty() && l.path[0] == '/') art = {{"uri", "file://" + uri_encode_path(l.path)}};
+  ojson p = {{"artifactLocation", art}};
+  if (l.range.valid()) {
+    p["region"] = region_json(l.range);
+    if (const ParsedFile* pf = res.project.find(l.path)) {
+      std::string_view line = pf->src.line(l.range.line);
+      if (!line.empty() && line.size() < 1000) p["contextRegion"] = {{"startLine", l.range.line}, {"endLine", l.range.line}, {"snippet", {{"text", std::string(line)}}}};
+    }
+  }
+  return p;
+}
+
+ojson sarif_notification(const Notification& n, const LintResult& res) {
+  ojson j = {{"level", level_name(n.level)},
+             {"message", {{"text", (n.path.empty() ? "" : n.path + ": ") + n.message}}},
+             {"descriptor", {{"id", n.id}}}};
+  if (!n.path.empty()) {
+    Location l{n.path, n.range};
+    j["locations"] = ojson::array({{{"physicalLocation", phys(l, res)}}});
+  }
+  return j;
+}
+
+static void write_sarif(const LintResult& r, std::ostream& out, const OutputOptions& o) {
+  ojson results = ojson::array();
+  for (const auto& f : r.findings) {
+    std::string text = f.message;
+    if (!f.fix.empty()) text += " Fix: " + f.fix;
+    ojson res = {{"ruleId", f.rule},
+                 {"ruleIndex", rule_index(f.rule)},
+                 {"level", level_name(f.level)},
+                 {"message", {{"text", text}}},
+                 {"locations", ojson::array({{{"physicalLocation", phys(f.loc, r)}}})},
+                 {"partialFingerprints", {{"primaryLocationLineHash", f.fingerprint}}}};
+    if (!f.related.empty()) {
+      ojson rel = ojson::array();
+      int id = 1;
+      for (const auto& x : f.related)
+        rel.push_back({{"id", id++}, {"physicalLocation", phys(x.loc, r)}, {"message", {{"text", x.message}}}});
+      res["relatedLocations"] = rel;
+    }
+    if (!f.suppressions.empty()) {
+      ojson sup = ojson::array();
+      for (const auto& s : f.suppressions) sup.push_back({{"kind", "inSource"}, {"status", "accepted"}, {"justification", s.justification}});
+      res["suppressions"] = sup;
+    }
+    results.push_back(res);
+  }
+  ojson notes = ojson::array();
+  for (const auto& n : r.notifications) notes.push_back(sarif_notification(n, r));
+  ojson inv = {{"executionSuccessful", r.complete}};
+  if (!o.command_line.empty()) inv["commandLine"] = o.command_line;
+  if (!o.working_directory.empty()) inv["workingDirectory"] = {{"uri", file_uri(o.working_directory)}};
+  inv["toolExecutionNotifications"] = notes;
+  ojson run = {{"tool", {{"driver", sarif_driver()}}},
+               {"automationDetails", {{"id", "sparkcheck/lint/"}}},
+               {"originalUriBaseIds", {{"%SRCROOT%", {{"uri", file_uri(r.project.root)}}}}},
+               {"invocations", ojson::array({inv})},
+               {"columnKind", "unicodeCodePoints"},
+               {"results", results}};
+  ojson log = {{"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
+               {"version", "2.1.0"},
+               {"runs", ojson::array({run})}};
+  out << log.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+}
+
+SPARKCHECK_OUTPUT("sarif", write_sarif);
+}  // namespace sc

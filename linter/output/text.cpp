@@ -1,0 +1,101 @@
+// Human-readable output: `path:line:col: level[GN]: message`, the source line
+// with a marker under the range, the fix, related places, and a summary.
+#include <algorithm>
+
+#include "output/output.h"
+
+namespace sc {
+namespace {
+
+struct Style {
+  bool on;
+  std::string c(const char* code, const std::string& s) const {
+    return on ? std::string("\x1b[") + code + "m" + s + "\x1b[0m" : s;
+  }
+};
+
+const char* level_color(Level l) {
+  return l == Level::Error ? "1;31" : l == Level::Warning ? "1;33" : "1;36";
+}
+
+std::string expand_tabs(std::string_view s) {
+  std::string r;
+  for (char c : s) r += c == '\t' ? std::string("    ") : std::string(1, c);
+  return r;
+}
+
+void snippet(std::ostream& out, const LintResult& r, const Location& loc, const Style& st) {
+  const ParsedFile* pf = r.project.find(loc.path);
+  if (!pf || !loc.range.valid()) return;
+  std::string_view line = pf->src.line(loc.range.line);
+  if (line.size() > 300) return;  // minified or generated text: no snippet
+  std::string num = std::to_string(loc.range.line);
+  std::string pad(num.size(), ' ');
+  out << " " << st.c("1;34", num + " |") << " " << expand_tabs(line) << "\n";
+  // marker under the range (code points; tabs count 4)
+  int col = loc.range.col, end = loc.range.end_line == loc.range.line ? loc.range.end_col : col + 1;
+  std::string lead;
+  int cp = 1;
+  for (size_t i = 0; i < line.size() && cp < col; ++i) {
+    unsigned char c = line[i];
+    if ((c & 0xC0) == 0x80) continue;
+    lead += c == '\t' ? "    " : " ";
+    ++cp;
+  }
+  int width = std::max(1, end - col);
+  if (loc.range.end_line != loc.range.line) {
+    int total = 0;
+    for (size_t i = 0; i < line.size(); ++i) if ((static_cast<unsigned char>(line[i]) & 0xC0) != 0x80) ++total;
+    width = std::max(1, total - col + 1);
+  }
+  out << " " << st.c("1;34", pad + " |") << " " << lead << st.c("1;31", std::string(static_cast<size_t>(width), '^'))
+      << "\n";
+}
+
+void write_text(const LintResult& r, std::ostream& out, const OutputOptions& o) {
+  Style st{o.color};
+  size_t counts[3] = {0, 0, 0}, suppressed = 0;
+  for (const auto& f : r.findings) {
+    if (!f.suppressions.empty()) {
+      ++suppressed;
+      if (!o.show_suppressed) continue;
+    }
+    counts[static_cast<int>(f.level)]++;
+    const auto& rg = f.loc.range;
+    out << st.c("1", f.loc.path + ":" + std::to_string(rg.line) + ":" + std::to_string(rg.col) + ":") << " "
+        << st.c(level_color(f.level), std::string(level_name(f.level)) + "[" + f.rule + "]") << ": " << f.message
+        << (f.suppressions.empty() ? "" : " (suppressed: " + f.suppressions[0].justification + ")") << "\n";
+    snippet(out, r, f.loc, st);
+    if (!f.fix.empty()) out << "    " << st.c("1;32", "fix:") << " " << f.fix << "\n";
+    for (const auto& rel : f.related)
+      out << "    " << st.c("1;36", "see:") << " " << rel.loc.path << ":" << rel.loc.range.line << ":"
+          << rel.loc.range.col << ": " << rel.message << "\n";
+    out << "\n";
+  }
+  for (const auto& n : r.notifications) {
+    out << st.c("1", (n.path.empty() ? std::string("sparkcheck") : n.path) +
+                         (n.range.valid() ? ":" + std::to_string(n.range.line) + ":" + std::to_string(n.range.col) : "") + ":")
+        << " " << st.c(level_color(n.level), std::string(level_name(n.level)) + "[" + n.id + "]") << ": " << n.message
+        << "\n";
+  }
+  size_t total = counts[0] + counts[1] + counts[2];
+  std::string summary;
+  if (total == 0) {
+    summary = "No findings";
+  } else {
+    summary = "Found " + std::to_string(total) + (total == 1 ? " finding" : " findings") + " (" +
+              std::to_string(counts[2]) + " error" + (counts[2] == 1 ? "" : "s") + ", " + std::to_string(counts[1]) +
+              " warning" + (counts[1] == 1 ? "" : "s") + ", " + std::to_string(counts[0]) + " note" +
+              (counts[0] == 1 ? "" : "s") + ")";
+  }
+  summary += " in " + std::to_string(r.linted.size()) + (r.linted.size() == 1 ? " file" : " files");
+  if (suppressed) summary += "; " + std::to_string(suppressed) + " suppressed";
+  if (!r.notifications.empty())
+    summary += "; " + std::to_string(r.notifications.size()) + " file problem" + (r.notifications.size() == 1 ? "" : "s") +
+               " reported above";
+  out << (total ? st.c("1", summary) : st.c("1;32", summary)) << ".\n";
+}
+
+}  // namespace
+SPARKCHECK_OUTPUT("text", write_text);
+}  // namespace sc

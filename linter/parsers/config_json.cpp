@@ -1,0 +1,151 @@
+// JSON configs (DeepSpeed, hf_quant_config.json...) via tree-sitter-json,
+// which keeps exact positions and recovers from errors.
+#include <tree_sitter/api.h>
+
+#include <memory>
+
+#include "core/source.h"
+#include "parsers/config.h"
+
+extern "C" const TSLanguage* tree_sitter_json(void);
+
+namespace sc {
+namespace {
+
+std::string node_text(const SourceFile& src, TSNode n) {
+  return src.text().substr(ts_node_start_byte(n), ts_node_end_byte(n) - ts_node_start_byte(n));
+}
+
+std::string unquote_json(const std::string& s) {
+  if (s.size() < 2 || s.front() != '"') return s;
+  std::string r;
+  for (size_t i = 1; i + 1 < s.size(); ++i) {
+    if (s[i] == '\\' && i + 2 < s.size()) {
+      char c = s[++i];
+      switch (c) {
+        case 'n': r += '\n'; break;
+        case 't': r += '\t'; break;
+        case 'u': r += '?'; i += 4; break;
+        default: r += c;
+      }
+    } else {
+      r += s[i];
+    }
+  }
+  return r;
+}
+
+struct JsonWalker {
+  const SourceFile& src;
+  std::vector<ConfigEntry>& out;
+  int depth = 0;
+
+  Location loc(TSNode n) { return src.loc(ts_node_start_byte(n), ts_node_end_byte(n)); }
+
+  void value(TSNode v, std::vector<std::string>& path, const Location& kl) {
+    if (ts_node_is_null(v) || ++depth > 200) { if (!ts_node_is_null(v)) --depth; return; }
+    std::string type = ts_node_type(v);
+    ConfigEntry e;
+    e.path = path;
+    e.key_loc = kl;
+    e.value_loc = loc(v);
+    if (type == "object") {
+      e.scalar = false;
+      if (!path.empty()) out.push_back(e);
+      uint32_t n = ts_node_named_child_count(v);
+      for (uint32_t i = 0; i < n; ++i) {
+        TSNode pair = ts_node_named_child(v, i);
+        if (std::string(ts_node_type(pair)) != "pair") continue;
+        TSNode k = ts_node_child_by_field_name(pair, "key", 3);
+        TSNode val = ts_node_child_by_field_name(pair, "value", 5);
+        if (ts_node_is_null(k)) continue;
+        path.push_back(unquote_json(node_text(src, k)));
+        value(val, path, loc(k));
+        path.pop_back();
+      }
+    } else if (type == "array") {
+      e.scalar = false;
+      if (!path.empty()) out.push_back(e);
+      uint32_t n = ts_node_named_child_count(v);
+      uint32_t idx = 0;
+      for (uint32_t i = 0; i < n; ++i) {
+        TSNode c = ts_node_named_child(v, i);
+        if (std::string(ts_node_type(c)) == "comment") continue;
+        path.push_back("[" + std::to_string(idx++) + "]");
+        value(c, path, loc(c));
+        path.pop_back();
+      }
+    } else {
+      std::string t = node_text(src, v);
+      e.quoted = type == "string";
+      e.value = e.quoted ? unquote_json(t) : t;
+      if (!path.empty()) out.push_back(e);
+    }
+    --depth;
+  }
+};
+
+TSNode first_error(TSNode n) {
+  if (ts_node_is_missing(n) || std::string(ts_node_type(n)) == "ERROR") return n;
+  uint32_t c = ts_node_child_count(n);
+  for (uint32_t i = 0; i < c; ++i) {
+    TSNode ch = ts_node_child(n, i);
+    if (ts_node_has_error(ch) || ts_node_is_missing(ch)) {
+      TSNode e = first_error(ch);
+      if (!ts_node_is_null(e)) return e;
+    }
+  }
+  return TSNode{};
+}
+
+}  // namespace
+
+void json_entries(const SourceFile& src, std::vector<ConfigEntry>& out, ParseDiag& diag) {
+  std::unique_ptr<TSParser, decltype(&ts_parser_delete)> p(ts_parser_new(), ts_parser_delete);
+  if (!ts_parser_set_language(p.get(), tree_sitter_json())) {
+    diag.error(src.path(), {}, "internal: JSON grammar failed to load", "internal-error");
+    return;
+  }
+  ts_parser_set_timeout_micros(p.get(), 10'000'000);
+  TSTree* tree = ts_parser_parse_string(p.get(), nullptr, src.text().data(),
+                                        static_cast<uint32_t>(src.text().size()));
+  if (!tree) {
+    diag.error(src.path(), {}, "JSON parse timed out", "parse-timeout");
+    return;
+  }
+  std::unique_ptr<TSTree, decltype(&ts_tree_delete)> t(tree, ts_tree_delete);
+  TSNode root = ts_tree_root_node(tree);
+  if (ts_node_has_error(root)) {
+    TSNode e = first_error(root);
+    Range r = ts_node_is_null(e) ? Range{}
+                                 : src.range(ts_node_start_byte(e), std::max(ts_node_end_byte(e), ts_node_start_byte(e) + 1));
+    diag.error(src.path(), r,
+               std::string("JSON syntax error") +
+                   (r.valid() ? " at line " + std::to_string(r.line) + ", column " + std::to_string(r.col) : "") +
+                   (ts_node_is_null(e) ? "" : ts_node_is_missing(e) ? std::string(": missing ") + ts_node_type(e)
+                                                                   : ": unexpected input"));
+  }
+  JsonWalker w{src, out};
+  uint32_t n = ts_node_named_child_count(root);
+  for (uint32_t i = 0; i < n; ++i) {
+    std::vector<std::string> path;
+    w.value(ts_node_named_child(root, i), path, Location{src.path(), {}});
+  }
+}
+
+namespace {
+class JsonParser : public Parser {
+ public:
+  FileKind kind() const override { return FileKind::Json; }
+  bool accepts(const FileInfo& f) const override {
+    std::string n = lower(f.name);
+    return ends_with(n, ".json") && n != "package-lock.json";
+  }
+  void parse(const SourceFile& src, FileFacts& out, ParseDiag& diag) const override {
+    json_entries(src, out.config, diag);
+  }
+};
+}  // namespace
+SPARKCHECK_PARSER(JsonParser);
+
+}  // namespace sc
