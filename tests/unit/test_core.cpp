@@ -1,0 +1,178 @@
+// Core: source ranges, UTF-8, globbing, config trees, rule docs, fingerprints.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+
+#include "core/engine.h"
+#include "core/rule_docs.h"
+#include "core/walk.h"
+#include "parsers/config.h"
+
+using namespace sc;
+
+TEST_CASE("ranges count code points and map views back to the real file") {
+  SourceFile f("a.txt", "ab\nxé z\n");
+  Range r = f.range(3, 7);  // "xé z" minus nothing: bytes 3..7 = "xé " (é is 2 bytes)
+  CHECK(r.line == 2);
+  CHECK(r.col == 1);
+  CHECK(r.end_col == 4);
+  CHECK(f.line(2) == "xé z");
+
+  SourceFile real("Dockerfile", "FROM x\nRUN pip install \\\n    torch\n");
+  SourceFile view("Dockerfile", "pip install \\\n    torch\n");
+  view.set_line_map({{2, 4, real.line(2)}, {3, 0, real.line(3)}});
+  Range v = view.range(18, 23);  // "torch" on view line 2
+  CHECK(v.line == 3);
+  CHECK(v.col == 5);
+  CHECK(v.end_col == 10);
+  Range w = view.range(0, 3);  // "pip" on view line 1 -> real line 2 col 5
+  CHECK(w.line == 2);
+  CHECK(w.col == 5);
+}
+
+TEST_CASE("UTF-8 validation") {
+  CHECK(valid_utf8("plain"));
+  CHECK(valid_utf8("é€😀"));
+  CHECK_FALSE(valid_utf8("\xff"));
+  CHECK_FALSE(valid_utf8("\xc0\xaf"));      // overlong
+  CHECK_FALSE(valid_utf8("\xed\xa0\x80"));  // surrogate
+  CHECK_FALSE(valid_utf8("\xe2\x82"));      // truncated
+}
+
+TEST_CASE("glob matching for excludes") {
+  CHECK(glob_match("third_party/**", "third_party/a/b.txt"));
+  CHECK(glob_match("*.ipynb", "notebooks/x.ipynb"));
+  CHECK(glob_match("data/", "data/x.yaml"));
+  CHECK_FALSE(glob_match("data/", "mydata/x.yaml"));
+  CHECK(glob_match("**/legacy/*.txt", "a/legacy/r.txt"));
+  CHECK_FALSE(glob_match("*.yaml", "x.yml"));
+}
+
+TEST_CASE("YAML entries carry key paths and exact value ranges") {
+  SourceFile f("c.yaml",
+               "defaults: &d\n  lr: 1e-4\nnum_machines: 2\nparallelism_config:\n  parallelism_config_tp_size: 2  # tp\n"
+               "name: \"quoted value\"\nlist: [a, bb]\ntrain:\n  <<: *d\n");
+  std::vector<ConfigEntry> es;
+  ParseDiag d;
+  yaml_entries(f, es, d);
+  REQUIRE(d.notes.empty());
+  auto find = [&](const std::string& dotted) -> const ConfigEntry* {
+    for (auto& e : es) if (e.dotted() == dotted) return &e;
+    return nullptr;
+  };
+  const ConfigEntry* tp = find("parallelism_config.parallelism_config_tp_size");
+  REQUIRE(tp);
+  CHECK(tp->value == "2");
+  CHECK(tp->value_loc.range.line == 5);
+  CHECK(tp->value_loc.range.col == 31);
+  CHECK(tp->value_loc.range.end_col == 32);
+  CHECK(tp->key_loc.range.col == 3);
+  const ConfigEntry* q = find("name");
+  REQUIRE(q);
+  CHECK(q->quoted);
+  CHECK(q->value_loc.range.end_col - q->value_loc.range.col == 14);
+  const ConfigEntry* l1 = find("list[1]");
+  REQUIRE(l1);
+  CHECK(l1->value == "bb");
+  CHECK(l1->value_loc.range.end_col - l1->value_loc.range.col == 2);
+  CHECK(find("train.lr"));  // merge key resolved into the parent
+}
+
+TEST_CASE("YAML syntax errors name the line") {
+  SourceFile f("bad.yaml", "a: 1\nb: [1, 2\n");
+  std::vector<ConfigEntry> es;
+  ParseDiag d;
+  yaml_entries(f, es, d);
+  REQUIRE(d.notes.size() == 1);
+  CHECK(d.notes[0].id == "parse-error");
+  CHECK(d.notes[0].range.line >= 2);
+}
+
+TEST_CASE("JSON entries with positions, and errors") {
+  SourceFile f("ds.json", "{\n  \"zero_optimization\": {\"stage\": 2},\n  \"tensor_parallel\": {\"autotp_size\": 2}\n}\n");
+  std::vector<ConfigEntry> es;
+  ParseDiag d;
+  json_entries(f, es, d);
+  CHECK(d.notes.empty());
+  bool found = false;
+  for (auto& e : es)
+    if (e.dotted() == "tensor_parallel.autotp_size") {
+      found = true;
+      CHECK(e.value == "2");
+      CHECK(e.value_loc.range.line == 3);
+      CHECK(e.value_loc.range.col == 38);
+    }
+  CHECK(found);
+  SourceFile bad("bad.json", "{\"a\": }");
+  std::vector<ConfigEntry> es2;
+  ParseDiag d2;
+  json_entries(bad, es2, d2);
+  REQUIRE(d2.notes.size() == 1);
+  CHECK(d2.notes[0].message.find("JSON syntax error") != std::string::npos);
+}
+
+TEST_CASE("TOML entries with positions, and errors") {
+  SourceFile f("t.toml", "[parallelism]\ntensor_parallel_degree = 2\nname = \"x\"\n[[tool.uv.index]]\nurl = \"https://e/cu130\"\n");
+  std::vector<ConfigEntry> es;
+  ParseDiag d;
+  toml_entries(f, es, d);
+  CHECK(d.notes.empty());
+  bool tp = false, url = false;
+  for (auto& e : es) {
+    if (e.dotted() == "parallelism.tensor_parallel_degree") {
+      tp = true;
+      CHECK(e.value == "2");
+      CHECK(e.value_loc.range.line == 2);
+      CHECK(e.value_loc.range.col == 26);
+      CHECK(e.key_loc.range.col == 1);
+    }
+    if (e.dotted() == "tool.uv.index[0].url") url = e.value == "https://e/cu130";
+  }
+  CHECK(tp);
+  CHECK(url);
+  SourceFile bad("bad.toml", "a = \n");
+  std::vector<ConfigEntry> es2;
+  ParseDiag d2;
+  toml_entries(bad, es2, d2);
+  REQUIRE(d2.notes.size() == 1);
+  CHECK(d2.notes[0].range.line == 1);
+}
+
+TEST_CASE("rule docs: ten gotchas with front matter") {
+  const auto& docs = rule_docs();
+  for (const auto& d : docs) {
+    INFO(d.source_file);
+    CHECK(!d.id.empty());
+    CHECK(!d.name.empty());
+    CHECK(!d.short_description.empty());
+    CHECK(!d.full_description.empty());
+    CHECK((d.default_level == "error" || d.default_level == "warning" || d.default_level == "note"));
+    CHECK(d.markdown.find("## Fix") != std::string::npos);
+    CHECK(d.markdown.find("## Sources") != std::string::npos);
+  }
+  CHECK(find_rule_doc("g1") == find_rule_doc("G1"));
+  CHECK(markdown_to_text("# T\nUse `x` and **y** [docs](http://e)") == "T\nUse x and y docs (http://e)");
+}
+
+TEST_CASE("fingerprints survive moved lines") {
+  namespace fs = std::filesystem;
+  fs::path dir = fs::temp_directory_path() / "sc-fp-test";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  auto lint = [&](const std::string& text) {
+    std::ofstream(dir / "requirements.txt") << text;
+    LintOptions o;
+    o.paths = {dir.string()};
+    o.root = dir.string();
+    o.no_ignore = true;
+    return run_lint(o);
+  };
+  LintResult a = lint("torch==2.5.1+cu124\n");
+  LintResult b = lint("# a comment\n\n\ntorch==2.5.1+cu124\n");
+  REQUIRE(!a.findings.empty());
+  REQUIRE(a.findings.size() == b.findings.size());
+  CHECK(a.findings[0].fingerprint == b.findings[0].fingerprint);
+  CHECK(a.findings[0].loc.range.line != b.findings[0].loc.range.line);
+  fs::remove_all(dir);
+}
