@@ -10,16 +10,14 @@
 
 #include "parsers/python.h"
 #include "parsers/shell.h"
+#include "parsers/ts_util.h"
 
 extern "C" const TSLanguage* tree_sitter_json(void);
 
 namespace sc {
 namespace {
 
-struct ParserDel { void operator()(TSParser* p) const { ts_parser_delete(p); } };
-struct TreeDel { void operator()(TSTree* t) const { ts_tree_delete(t); } };
-
-bool is(TSNode n, const char* type) { return !ts_node_is_null(n) && std::strcmp(ts_node_type(n), type) == 0; }
+using ts::is;
 
 // A decoded JSON string plus, for every decoded byte, the file offset it came from.
 struct Decoded {
@@ -29,18 +27,9 @@ struct Decoded {
 };
 
 void put_utf8(Decoded& d, uint32_t cp, size_t at) {
-  char buf[4];
-  int n;
-  if (cp < 0x80) { buf[0] = static_cast<char>(cp); n = 1; }
-  else if (cp < 0x800) { buf[0] = static_cast<char>(0xC0 | (cp >> 6)); buf[1] = static_cast<char>(0x80 | (cp & 0x3F)); n = 2; }
-  else if (cp < 0x10000) {
-    buf[0] = static_cast<char>(0xE0 | (cp >> 12)); buf[1] = static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    buf[2] = static_cast<char>(0x80 | (cp & 0x3F)); n = 3;
-  } else {
-    buf[0] = static_cast<char>(0xF0 | (cp >> 18)); buf[1] = static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-    buf[2] = static_cast<char>(0x80 | ((cp >> 6) & 0x3F)); buf[3] = static_cast<char>(0x80 | (cp & 0x3F)); n = 4;
-  }
-  for (int i = 0; i < n; ++i) { d.text += buf[i]; d.from.push_back(at); }
+  std::string buf;
+  ts::append_utf8(buf, cp);
+  for (char c : buf) { d.text += c; d.from.push_back(at); }
 }
 
 // Decode the JSON string whose body (between the quotes) is file[b, e).
@@ -285,13 +274,13 @@ class NotebookParser : public Parser {
         lang = md["language_info"]["name"].get<std::string>();
       if (!lang.empty() && lower(lang) != "python" && lower(lang) != "python3") python = false;
     }
-    std::unique_ptr<TSParser, ParserDel> parser(ts_parser_new());
+    ts::ParserPtr parser(ts_parser_new());
     if (!ts_parser_set_language(parser.get(), tree_sitter_json())) {
       diag.error(src.path(), {}, "internal: tree-sitter-json grammar rejected by the tree-sitter library",
                  "internal-error");
       return;
     }
-    std::unique_ptr<TSTree, TreeDel> tree(
+    ts::TreePtr tree(
         ts_parser_parse_string(parser.get(), nullptr, file.data(), static_cast<uint32_t>(file.size())));
     if (!tree) return;
     TSNode root = ts_tree_root_node(tree.get());

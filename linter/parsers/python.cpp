@@ -8,33 +8,14 @@
 #include <memory>
 
 #include "parsers/shell.h"
+#include "parsers/ts_util.h"
 
 extern "C" const TSLanguage* tree_sitter_python(void);
 
 namespace sc {
 namespace {
 
-struct ParserDel { void operator()(TSParser* p) const { ts_parser_delete(p); } };
-struct TreeDel { void operator()(TSTree* t) const { ts_tree_delete(t); } };
-
-bool is(TSNode n, const char* type) { return !ts_node_is_null(n) && std::strcmp(ts_node_type(n), type) == 0; }
-
-void utf8_append(std::string& out, uint32_t cp) {
-  if (cp < 0x80) out += static_cast<char>(cp);
-  else if (cp < 0x800) {
-    out += static_cast<char>(0xC0 | (cp >> 6));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else if (cp < 0x10000) {
-    out += static_cast<char>(0xE0 | (cp >> 12));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else {
-    out += static_cast<char>(0xF0 | (cp >> 18));
-    out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  }
-}
+using ts::is;
 
 // Python string escapes (the common ones; others are kept as written).
 std::string py_unescape(std::string_view s) {
@@ -59,7 +40,7 @@ std::string py_unescape(std::string_view s) {
           char* end = nullptr;
           unsigned long cp = std::strtoul(hex.c_str(), &end, 16);
           if (end && *end == 0 && hex.size() == len) {
-            utf8_append(r, static_cast<uint32_t>(cp));
+            ts::append_utf8(r, static_cast<uint32_t>(cp));
             i += len;
             break;
           }
@@ -396,37 +377,25 @@ class PyWalker {
   }
 };
 
-bool find_error(TSNode n, TSNode& found) {
-  if (is(n, "ERROR") || ts_node_is_missing(n)) { found = n; return true; }
-  uint32_t c = ts_node_child_count(n);
-  for (uint32_t i = 0; i < c; ++i) {
-    TSNode ch = ts_node_child(n, i);
-    if (ts_node_has_error(ch) && find_error(ch, found)) return true;
-  }
-  return false;
-}
-
 }  // namespace
 
 void parse_python(const SourceFile& src, PythonFacts& out, ParseDiag& diag) {
-  std::unique_ptr<TSParser, ParserDel> parser(ts_parser_new());
+  ts::ParserPtr parser(ts_parser_new());
   if (!ts_parser_set_language(parser.get(), tree_sitter_python())) {
     diag.error(src.path(), {}, "internal: tree-sitter-python grammar rejected by the tree-sitter library",
                "internal-error");
     return;
   }
   const std::string& text = src.text();
-  std::unique_ptr<TSTree, TreeDel> tree(
+  ts::TreePtr tree(
       ts_parser_parse_string(parser.get(), nullptr, text.data(), static_cast<uint32_t>(text.size())));
   if (!tree) return;
   TSNode root = ts_tree_root_node(tree.get());
   if (ts_node_has_error(root)) {
-    TSNode bad = root;
-    find_error(root, bad);
+    TSNode bad;
+    std::string what = ts::describe_error(root, bad);
     diag.warn(src.path(), src.range(ts_node_start_byte(bad), ts_node_end_byte(bad)),
-              std::string("Python syntax error: ") +
-                  (ts_node_is_missing(bad) ? std::string("missing ") + ts_node_type(bad) : "unexpected text") +
-                  " (the rest of the file is still checked)",
+              "Python syntax error: " + what + " (the rest of the file is still checked)",
               "python-syntax");
   }
   PyWalker(src, out).walk(root);

@@ -1,6 +1,8 @@
 // Shell layer (see shell.h): tree-sitter-bash -> Command / EnvSetting facts.
 #include "parsers/shell.h"
 
+#include "parsers/ts_util.h"
+
 #include <tree_sitter/api.h>
 
 #include <cctype>
@@ -186,6 +188,7 @@ class Expander {
     while (j < body.size() && name_char(body[j])) ++j;
     std::string name(body.substr(0, j));
     std::string_view rest = body.substr(j);
+    if (rest == "[@]" || rest == "[*]") rest = {};  // whole array (kept space-joined)
     auto it = vars_.find(name);
     if (rest.empty()) {
       if (it == vars_.end()) return false;
@@ -264,12 +267,9 @@ bool shell_shebang(std::string_view head) {
 // ---------------------------------------------------------------------------
 namespace {
 
-struct ParserDel { void operator()(TSParser* p) const { ts_parser_delete(p); } };
-struct TreeDel { void operator()(TSTree* t) const { ts_tree_delete(t); } };
-using ParserPtr = std::unique_ptr<TSParser, ParserDel>;
-using TreePtr = std::unique_ptr<TSTree, TreeDel>;
-
-bool is(TSNode n, const char* type) { return std::strcmp(ts_node_type(n), type) == 0; }
+using ts::is;
+using ts::ParserPtr;
+using ts::TreePtr;
 
 class Walker {
  public:
@@ -317,22 +317,9 @@ class Walker {
   }
   Location loc(TSNode n) const { return src_.loc(ts_node_start_byte(n), ts_node_end_byte(n)); }
 
-  static bool find_error(TSNode n, TSNode& found) {
-    if (is(n, "ERROR") || ts_node_is_missing(n)) { found = n; return true; }
-    uint32_t c = ts_node_child_count(n);
-    for (uint32_t i = 0; i < c; ++i) {
-      TSNode ch = ts_node_child(n, i);
-      if (ts_node_has_error(ch) && find_error(ch, found)) return true;
-    }
-    return false;
-  }
-
   void report_error(TSNode root, bool nested) {
-    TSNode bad = root;
-    find_error(root, bad);
-    std::string what = ts_node_is_missing(bad)
-                           ? std::string("missing ") + ts_node_type(bad)
-                           : "unexpected text";
+    TSNode bad;
+    std::string what = ts::describe_error(root, bad);
     diag_.warn(src_.path(), loc(bad).range,
                std::string(nested ? "shell syntax error inside `bash -c` string: "
                                   : "shell syntax error: ") +
@@ -366,7 +353,18 @@ class Walker {
     e.origin = origin;
     e.stage = stage_;
     bool resolved = true;
-    if (!ts_node_is_null(value)) {
+    if (is(value, "array")) {  // X=(a b c): elements joined by spaces
+      for (uint32_t i = 0; i < ts_node_named_child_count(value); ++i) {
+        TSNode el = ts_node_named_child(value, i);
+        if (is(el, "comment")) continue;
+        Expanded x = expand_word(raw(el), vars_);
+        if (!e.value.empty()) e.value += ' ';
+        e.value += x.text;
+        resolved = resolved && x.resolved;
+      }
+      e.loc = loc(value);
+      if (append && !e.value.empty()) e.value = " " + e.value;
+    } else if (!ts_node_is_null(value)) {
       Expanded x = expand_word(raw(value), vars_);
       e.value = x.text;
       resolved = x.resolved;
@@ -402,6 +400,29 @@ class Walker {
     }
   }
 
+  // Is this argument an expansion whose value undergoes word splitting?
+  bool splits(TSNode n) const {
+    if (is(n, "simple_expansion") || is(n, "expansion")) return true;
+    if (is(n, "string") && ts_node_named_child_count(n) == 1) {  // "${X[@]}"
+      std::string_view r = raw(n);
+      return is(ts_node_named_child(n, 0), "expansion") && ends_with(r, "[@]}\"");
+    }
+    return false;
+  }
+
+  static std::vector<std::string> split_ws(const std::string& s) {
+    std::vector<std::string> v;
+    size_t i = 0;
+    while (i < s.size()) {
+      while (i < s.size() && std::isspace(static_cast<unsigned char>(s[i]))) ++i;
+      size_t j = i;
+      while (j < s.size() && !std::isspace(static_cast<unsigned char>(s[j]))) ++j;
+      if (j > i) v.push_back(s.substr(i, j - i));
+      i = j;
+    }
+    return v;
+  }
+
   static bool redirect(TSNode n) {
     const char* t = ts_node_type(n);
     return std::strstr(t, "redirect") != nullptr;
@@ -434,7 +455,18 @@ class Walker {
         continue;
       }
       if (redirect(ch) || is(ch, "comment")) continue;
-      cmd.argv.push_back(word(ch));
+      Word w = word(ch);
+      if (w.resolved && splits(ch)) {
+        // unquoted $X / ${X[@]} / "${X[@]}": the value splits into several words
+        for (auto& part : split_ws(w.text)) {
+          Word p = w;
+          p.text = part;
+          cmd.argv.push_back(std::move(p));
+          arg_nodes.push_back(ch);
+        }
+        continue;
+      }
+      cmd.argv.push_back(std::move(w));
       arg_nodes.push_back(ch);
     }
     if (!cmd.argv.empty()) {

@@ -251,3 +251,23 @@ TEST_CASE("shell files are recognised by name and shebang", "[shell]") {
   const Parser* pc = parser_for(c);
   CHECK((pc == nullptr || pc->kind() != FileKind::Shell));
 }
+
+TEST_CASE("word splitting of unquoted expansions and arrays (Megatron-style launchers)", "[shell]") {
+  auto p = sh(
+      "GPUS_PER_NODE=8\n"
+      "DIST=\"--nproc_per_node $GPUS_PER_NODE --nnodes 1\"\n"
+      "MP_ARGS=(\n"
+      "  --tensor-model-parallel-size 8\n"
+      "  --pipeline-model-parallel-size 2\n"
+      ")\n"
+      "MP_ARGS+=(--sequence-parallel)\n"
+      "torchrun $DIST pretrain_gpt.py ${MP_ARGS[@]} \"${MP_ARGS[@]}\" \"$DIST\"\n");
+  const Command* t = find_cmd(p.facts, "torchrun");
+  REQUIRE(t);
+  CHECK(flag_value(*t, {"--nproc_per_node"})->text == "8");
+  CHECK(flag_value(*t, {"--nnodes"})->text == "1");
+  CHECK(flag_value(*t, {"--tensor-model-parallel-size"})->text == "8");
+  CHECK(has_flag(*t, {"--sequence-parallel"}));
+  CHECK(t->argv.back().text == "--nproc_per_node 8 --nnodes 1");  // quoted: one word
+  CHECK(t->argv.size() == 1 + 4 + 1 + 5 + 5 + 1);
+}

@@ -1,0 +1,57 @@
+// Small helpers shared by the tree-sitter based parsers (shell, python, notebook).
+#pragma once
+#include <tree_sitter/api.h>
+
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <string>
+
+namespace sc::ts {
+
+struct ParserDel { void operator()(TSParser* p) const { ts_parser_delete(p); } };
+struct TreeDel { void operator()(TSTree* t) const { ts_tree_delete(t); } };
+using ParserPtr = std::unique_ptr<TSParser, ParserDel>;
+using TreePtr = std::unique_ptr<TSTree, TreeDel>;
+
+inline bool is(TSNode n, const char* type) {
+  return !ts_node_is_null(n) && std::strcmp(ts_node_type(n), type) == 0;
+}
+
+// First ERROR or MISSING node below `n` (0.20.7 has no ts_node_is_error).
+inline bool find_error(TSNode n, TSNode& found) {
+  if (is(n, "ERROR") || ts_node_is_missing(n)) { found = n; return true; }
+  uint32_t c = ts_node_child_count(n);
+  for (uint32_t i = 0; i < c; ++i) {
+    TSNode ch = ts_node_child(n, i);
+    if (ts_node_has_error(ch) && find_error(ch, found)) return true;
+  }
+  return false;
+}
+
+// "missing X" or "unexpected text" for the first error below `root`; sets `bad`.
+inline std::string describe_error(TSNode root, TSNode& bad) {
+  bad = root;
+  find_error(root, bad);
+  return ts_node_is_missing(bad) ? std::string("missing ") + ts_node_type(bad) : "unexpected text";
+}
+
+inline void append_utf8(std::string& out, uint32_t cp) {
+  if (cp < 0x80) {
+    out += static_cast<char>(cp);
+  } else if (cp < 0x800) {
+    out += static_cast<char>(0xC0 | (cp >> 6));
+    out += static_cast<char>(0x80 | (cp & 0x3F));
+  } else if (cp < 0x10000) {
+    out += static_cast<char>(0xE0 | (cp >> 12));
+    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+    out += static_cast<char>(0x80 | (cp & 0x3F));
+  } else {
+    out += static_cast<char>(0xF0 | (cp >> 18));
+    out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
+    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+    out += static_cast<char>(0x80 | (cp & 0x3F));
+  }
+}
+
+}  // namespace sc::ts
