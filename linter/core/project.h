@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "core/diagnostics.h"
 #include "core/facts.h"
 #include "core/source.h"
 
@@ -22,6 +23,10 @@ struct InstallContext {
   int stage = -1;
   const Image* image = nullptr;            // resolved base image of that stage (follows FROM <stage>)
   Location via;                            // the command that installs the file (pip install -r ...)
+  // The installing command and its file (a Dockerfile, or a script on the host); null when
+  // nothing in the project installs the file (a plain requirements file on the host).
+  const Install* install = nullptr;
+  const ParsedFile* installer_file = nullptr;
 };
 
 class Project {
@@ -45,9 +50,21 @@ class Project {
   bool has_lockfile_pin(const std::string& pkg) const;  // uv.lock/poetry.lock pins pkg
 
   // Filled by link(): requirements file -> (installing Dockerfile, stage, command location).
-  struct Installer { const ParsedFile* dockerfile; int stage; Location via; };
+  // `dockerfile` is null when the installing command is in a script/notebook on the host;
+  // `file` is always the file holding the command, `install` the command itself.
+  struct Installer {
+    const ParsedFile* dockerfile;
+    int stage;
+    Location via;
+    const ParsedFile* file = nullptr;
+    const Install* install = nullptr;
+  };
   std::map<const ParsedFile*, std::vector<Installer>> installed_by;
   std::map<const ParsedFile*, std::vector<const ParsedFile*>> included_by;  // -r parent links
+  // link() fills installed_by / included_by and `notes`: a -r/-c target that is not in the
+  // project ("missing-include", warning) and -r/-c include cycles ("include-cycle", warning).
+  // The engine appends `notes` to the run's notifications after calling link().
+  std::vector<Notification> notes;
   void link();
 };
 

@@ -1,0 +1,246 @@
+// Project: file lookup and the cross-file links (requirements includes,
+// Dockerfile COPY + pip install -r, scripts that install a requirements file).
+#include "core/project.h"
+
+#include <algorithm>
+#include <functional>
+#include <set>
+
+namespace sc {
+namespace {
+
+// Collapse "a/./b/../c" -> "a/c"; keeps a leading '/' for absolute paths.
+std::string normalize_path(const std::string& p) {
+  bool abs = !p.empty() && p[0] == '/';
+  std::vector<std::string> parts;
+  for (auto& s : split(p, '/')) {
+    if (s.empty() || s == ".") continue;
+    if (s == "..") {
+      if (!parts.empty() && parts.back() != "..") parts.pop_back();
+      else if (!abs) parts.push_back("..");
+      continue;
+    }
+    parts.push_back(s);
+  }
+  std::string out = abs ? "/" : "";
+  for (size_t i = 0; i < parts.size(); ++i) out += (i ? "/" : "") + parts[i];
+  return out;
+}
+
+std::string dir_of(const std::string& p) {
+  size_t s = p.rfind('/');
+  return s == std::string::npos ? std::string() : p.substr(0, s);
+}
+
+std::string base_of(std::string p) {
+  while (!p.empty() && p.back() == '/') p.pop_back();
+  size_t s = p.rfind('/');
+  return s == std::string::npos ? p : p.substr(s + 1);
+}
+
+std::string join_path(const std::string& dir, const std::string& rel) {
+  if (dir.empty()) return normalize_path(rel);
+  return normalize_path(dir + "/" + rel);
+}
+
+// "-c torch==2.10.0" written where a file is expected: a spec, not a file.
+bool looks_like_spec(const std::string& v) {
+  if (v.find('/') != std::string::npos) return false;
+  return v.find("==") != std::string::npos || v.find(">=") != std::string::npos ||
+         v.find("<=") != std::string::npos || v.find("~=") != std::string::npos;
+}
+
+bool unresolved_text(const std::string& v) {
+  return v.empty() || v.find('$') != std::string::npos || v.find('*') != std::string::npos ||
+         v.find("://") != std::string::npos;
+}
+
+}  // namespace
+
+const ParsedFile* Project::find(const std::string& display_path) const {
+  std::string p = normalize_path(display_path);
+  for (const auto& f : files)
+    if (f->src.path() == p || normalize_path(f->src.path()) == p) return f.get();
+  if (!p.empty() && p[0] == '/') {
+    for (const auto& f : files)
+      if (f->abs_path == p) return f.get();
+    std::string r = normalize_path(root);
+    if (!r.empty() && starts_with(p, r + "/")) return find(p.substr(r.size() + 1));
+  }
+  return nullptr;
+}
+
+const ParsedFile* Project::resolve(const ParsedFile& from, const std::string& target) const {
+  if (target.empty()) return nullptr;
+  if (target[0] == '/') return find(target);
+  std::string t = target;
+  if (starts_with(t, "file:")) t = t.substr(5);
+  if (const ParsedFile* f = find(join_path(dir_of(from.src.path()), t))) return f;
+  return nullptr;
+}
+
+const Image* Project::stage_image(const ParsedFile& df, int stage) const {
+  const auto& imgs = df.facts.images;
+  std::set<int> seen;
+  while (stage >= 0 && stage < static_cast<int>(imgs.size()) && seen.insert(stage).second) {
+    const Image& im = imgs[stage];
+    if (!im.from_stage) return &im;
+    stage = im.parent_stage;
+  }
+  return nullptr;
+}
+
+bool Project::has_lockfile_pin(const std::string& pkg) const {
+  std::string n = lower(pkg);
+  for (char& c : n)
+    if (c == '_' || c == '.') c = '-';
+  for (const auto& f : files) {
+    if (!f->facts.lockfile) continue;
+    auto it = f->facts.locked.find(n);
+    if (it != f->facts.locked.end() && !it->second.empty()) return true;
+  }
+  return false;
+}
+
+// A path written inside a Dockerfile RUN (container path) -> the project file that a
+// COPY/ADD earlier in the same stage chain put there.
+static const ParsedFile* container_file(const Project& p, const ParsedFile& df, int stage, int before_line,
+                                        const std::string& value) {
+  std::set<int> chain;
+  for (int s = stage; s >= 0 && chain.insert(s).second;) {
+    if (s >= static_cast<int>(df.facts.images.size())) break;
+    const Image& im = df.facts.images[s];
+    s = im.from_stage ? im.parent_stage : -1;
+  }
+  std::string vbase = base_of(value);
+  std::string dfdir = dir_of(df.src.path());
+  auto in_context = [&](const std::string& rel) -> const ParsedFile* {
+    if (const ParsedFile* f = p.find(join_path(dfdir, rel))) return f;
+    return p.find(normalize_path(rel));  // build context = lint root
+  };
+  const ParsedFile* best = nullptr;
+  for (const FileRef& r : df.facts.refs) {
+    if (r.kind != "copy" || !chain.count(r.stage)) continue;
+    if (before_line > 0 && r.loc.range.line > before_line) continue;
+    std::string src = r.target;
+    std::string dest = r.dest;
+    if (unresolved_text(src)) continue;
+    // 1. a file copied under the same name
+    if (base_of(src) == vbase && src != "." && src != "./") {
+      if (const ParsedFile* f = in_context(src)) best = f;
+      continue;
+    }
+    // 2. a directory copied: value relative to the destination
+    std::string rel;
+    std::string d = normalize_path(dest);
+    std::string v = normalize_path(value);
+    if (!d.empty() && d != "." && starts_with(v, d + "/")) rel = v.substr(d.size() + 1);
+    else if (!v.empty() && v[0] != '/') rel = v;
+    if (!rel.empty())
+      if (const ParsedFile* f = in_context(join_path(src, rel))) best = f;
+  }
+  if (best) return best;
+  if (!value.empty() && value[0] != '/') return in_context(value);
+  return nullptr;
+}
+
+void Project::link() {
+  installed_by.clear();
+  included_by.clear();
+  notes.clear();
+  for (const auto& up : files) {
+    const ParsedFile& f = *up;
+    for (const Install& in : f.facts.installs) {
+      std::vector<std::pair<std::string, Location>> targets = in.requirement_files;
+      targets.insert(targets.end(), in.constraint_files.begin(), in.constraint_files.end());
+      for (const auto& [value, loc] : targets) {
+        if (looks_like_spec(value) || unresolved_text(value)) continue;
+        if (f.facts.kind == FileKind::Dockerfile) {
+          const ParsedFile* t = container_file(*this, f, in.stage, in.loc.range.line, value);
+          if (t && t != &f) installed_by[t].push_back({&f, in.stage, in.loc, &f, &in});
+        } else if (in.tool == sc::Installer::RequirementsFile) {
+          const ParsedFile* t = resolve(f, value);
+          if (!t) {
+            notes.push_back({Level::Warning, f.src.path(), loc.range,
+                             f.src.path() + ":" + std::to_string(loc.range.line) + ": included file '" + value +
+                                 "' was not found in the linted tree; its requirements were not checked",
+                             "missing-include"});
+            continue;
+          }
+          auto& v = included_by[t];
+          if (std::find(v.begin(), v.end(), &f) == v.end()) v.push_back(&f);
+        } else {
+          const ParsedFile* t = resolve(f, value);
+          if (!t) t = find(value);
+          if (t && t != &f) installed_by[t].push_back({nullptr, -1, in.loc, &f, &in});
+        }
+      }
+    }
+  }
+  // Include cycles: report each once, at the include that closes it.
+  std::map<const ParsedFile*, std::vector<const ParsedFile*>> children;
+  for (auto& [child, parents] : included_by)
+    for (auto* par : parents) children[par].push_back(child);
+  std::map<const ParsedFile*, int> color;  // 0 new, 1 on stack, 2 done
+  std::vector<const ParsedFile*> stack;
+  std::function<void(const ParsedFile*)> dfs = [&](const ParsedFile* n) {
+    color[n] = 1;
+    stack.push_back(n);
+    for (const ParsedFile* c : children[n]) {
+      if (color[c] == 1) {
+        std::string chain;
+        auto it = std::find(stack.begin(), stack.end(), c);
+        for (; it != stack.end(); ++it) chain += (*it)->src.path() + " -> ";
+        chain += c->src.path();
+        Range r;
+        for (const Install& in : n->facts.installs)
+          for (auto& [v, l] : in.requirement_files)
+            if (resolve(*n, v) == c) r = l.range;
+        for (const Install& in : n->facts.installs)
+          for (auto& [v, l] : in.constraint_files)
+            if (!r.valid() && resolve(*n, v) == c) r = l.range;
+        notes.push_back({Level::Warning, n->src.path(), r,
+                         "requirements include cycle: " + chain + " (each file is read once)", "include-cycle"});
+      } else if (color[c] == 0) {
+        dfs(c);
+      }
+    }
+    stack.pop_back();
+    color[n] = 2;
+  };
+  for (const auto& up : files)
+    if (color[up.get()] == 0 && children.count(up.get())) dfs(up.get());
+}
+
+std::vector<InstallContext> Project::contexts_for(const ParsedFile& f) const {
+  std::vector<InstallContext> out;
+  std::set<const ParsedFile*> seen;
+  std::vector<const ParsedFile*> todo = {&f};
+  std::set<std::tuple<const ParsedFile*, int, int, const Install*>> have;
+  while (!todo.empty()) {
+    const ParsedFile* g = todo.back();
+    todo.pop_back();
+    if (!seen.insert(g).second) continue;
+    auto it = installed_by.find(g);
+    if (it != installed_by.end()) {
+      for (const Installer& ins : it->second) {
+        if (!have.insert({ins.dockerfile, ins.stage, ins.via.range.line, ins.install}).second) continue;
+        InstallContext c;
+        c.dockerfile = ins.dockerfile;
+        c.stage = ins.stage;
+        c.image = ins.dockerfile ? stage_image(*ins.dockerfile, ins.stage) : nullptr;
+        c.via = ins.via;
+        c.install = ins.install;
+        c.installer_file = ins.file;
+        out.push_back(c);
+      }
+    }
+    auto pit = included_by.find(g);
+    if (pit != included_by.end())
+      for (const ParsedFile* par : pit->second) todo.push_back(par);
+  }
+  if (out.empty()) out.push_back(InstallContext{});
+  return out;
+}
+
+}  // namespace sc

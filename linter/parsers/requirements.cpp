@@ -1,0 +1,202 @@
+// pip requirements / constraints files (and pip-tools *.in): one Install per file.
+#include <cctype>
+#include <set>
+
+#include "core/registry.h"
+#include "parsers/installs.h"
+
+namespace sc {
+namespace {
+
+// A logical line: text plus the file byte offset of every character.
+struct Logical {
+  std::string text;
+  std::vector<size_t> off;
+};
+
+struct Token {
+  std::string text;
+  size_t b, e;  // indexes into Logical::text
+};
+
+std::vector<Token> tokenize(const std::string& s) {
+  std::vector<Token> out;
+  size_t i = 0;
+  while (i < s.size()) {
+    while (i < s.size() && std::isspace(static_cast<unsigned char>(s[i]))) ++i;
+    if (i >= s.size()) break;
+    size_t b = i;
+    while (i < s.size() && !std::isspace(static_cast<unsigned char>(s[i]))) ++i;
+    out.push_back({s.substr(b, i - b), b, i});
+  }
+  return out;
+}
+
+bool requirements_name(const FileInfo& f) {
+  std::string n = lower(f.name);
+  std::string p = lower(f.path);
+  if (ends_with(n, ".txt")) {
+    if (n.find("requirements") != std::string::npos || starts_with(n, "constraints")) return true;
+    // any *.txt inside a requirements/ directory
+    return starts_with(p, "requirements/") || p.find("/requirements/") != std::string::npos;
+  }
+  if (ends_with(n, ".in")) return n != "manifest.in" && n != "makefile.in" && n != "config.h.in";
+  return false;
+}
+
+class RequirementsParser : public Parser {
+ public:
+  FileKind kind() const override { return FileKind::Requirements; }
+  int priority() const override { return 10; }
+  bool accepts(const FileInfo& f) const override { return requirements_name(f); }
+
+  void parse(const SourceFile& src, FileFacts& out, ParseDiag& diag) const override {
+    Install in;
+    in.tool = Installer::RequirementsFile;
+    in.loc = {src.path(), {1, 1, 1, 1 + utf8_cols(src.line(1), src.line(1).size())}};
+    const int n = src.line_count();
+    Logical cur;
+    int first_line = 0;
+    for (int ln = 1; ln <= n; ++ln) {
+      std::string_view line = src.line(ln);
+      size_t start = src.line_start(ln);
+      if (cur.text.empty()) first_line = ln;
+      // Continuation: a line ending in a backslash joins the next one.
+      bool cont = !line.empty() && line.back() == '\\';
+      std::string_view body = cont ? line.substr(0, line.size() - 1) : line;
+      for (size_t k = 0; k < body.size(); ++k) {
+        cur.text += body[k];
+        cur.off.push_back(start + k);
+      }
+      if (cont && ln < n) {
+        cur.text += ' ';
+        cur.off.push_back(start + body.size());
+        continue;
+      }
+      handle(src, cur, first_line, in, out, diag);
+      cur = Logical{};
+    }
+    for (auto& ix : in.indexes) out.indexes.push_back(ix);
+    out.installs.push_back(std::move(in));
+  }
+
+ private:
+  static Location loc_of(const SourceFile& src, const Logical& l, size_t b, size_t e) {
+    if (b >= l.off.size()) return {src.path(), {}};
+    size_t eb = e > b ? l.off[e - 1] + 1 : l.off[b];
+    return src.loc(l.off[b], eb);
+  }
+
+  static void handle(const SourceFile& src, Logical& l, int line, Install& in, FileFacts& out,
+                     ParseDiag& diag) {
+    // Strip a comment: '#' at the start or after white space.
+    for (size_t i = 0; i < l.text.size(); ++i) {
+      if (l.text[i] == '#' && (i == 0 || std::isspace(static_cast<unsigned char>(l.text[i - 1])))) {
+        l.text.resize(i);
+        l.off.resize(i);
+        break;
+      }
+    }
+    auto toks = tokenize(l.text);
+    if (toks.empty()) return;
+    const Token& t0 = toks[0];
+    if (t0.text[0] == '-') {
+      option(src, l, line, toks, in, out, diag);
+      return;
+    }
+    // Requirement text runs up to the first per-requirement option.
+    size_t end = l.text.size();
+    bool hashed = false;
+    for (size_t k = 1; k < toks.size(); ++k) {
+      if (starts_with(toks[k].text, "--") || toks[k].text == "-C") {
+        if (end == l.text.size()) end = toks[k].b;
+        if (starts_with(toks[k].text, "--hash")) hashed = true;
+      }
+    }
+    while (end > t0.b && std::isspace(static_cast<unsigned char>(l.text[end - 1]))) --end;
+    std::string spec = l.text.substr(t0.b, end - t0.b);
+    Requirement r;
+    if (!parse_requirement(spec, r)) {
+      diag.warn(src.path(), loc_of(src, l, t0.b, end).range,
+                "line " + std::to_string(line) + " is not a valid requirement: '" + spec + "'",
+                "requirement-syntax");
+      return;
+    }
+    r.hashed = hashed;
+    r.loc = loc_of(src, l, t0.b, end);
+    if (!r.url.empty() && r.name.empty()) {
+      in.editable_or_local = true;
+      return;
+    }
+    in.packages.push_back(std::move(r));
+  }
+
+  static void option(const SourceFile& src, const Logical& l, int line, const std::vector<Token>& toks,
+                     Install& in, FileFacts& out, ParseDiag& diag) {
+    std::string name = toks[0].text, value;
+    size_t vb = 0, ve = 0;
+    bool have_value = false;
+    size_t eq = name.find('=');
+    if (starts_with(name, "--") && eq != std::string::npos) {
+      value = name.substr(eq + 1);
+      vb = toks[0].b + eq + 1;
+      ve = toks[0].e;
+      name = name.substr(0, eq);
+      have_value = true;
+    } else if (!starts_with(name, "--") && name.size() > 2) {  // -rfile.txt
+      value = name.substr(2);
+      vb = toks[0].b + 2;
+      ve = toks[0].e;
+      name = name.substr(0, 2);
+      have_value = true;
+    } else if (toks.size() > 1) {
+      value = toks[1].text;
+      vb = toks[1].b;
+      ve = toks[1].e;
+      have_value = true;
+    }
+    static const std::set<std::string> flags = {"--no-index", "--pre", "--prefer-binary",
+                                                "--require-hashes", "--no-deps", "--upgrade", "-U"};
+    static const std::set<std::string> other_valued = {"--trusted-host", "--only-binary", "--no-binary",
+                                                       "--use-feature", "--config-settings",
+                                                       "--global-option", "-C"};
+    if (flags.count(name)) {
+      if (name == "--no-deps") in.no_deps = true;
+      return;
+    }
+    Location vloc = have_value ? loc_of(src, l, vb, ve) : loc_of(src, l, toks[0].b, toks[0].e);
+    if (!have_value && !other_valued.count(name)) {
+      diag.warn(src.path(), vloc.range, "line " + std::to_string(line) + ": option " + name + " needs a value",
+                "requirement-syntax");
+      return;
+    }
+    if (name == "-r" || name == "--requirement") {
+      in.requirement_files.push_back({value, vloc});
+      out.refs.push_back({value, "requirements", "", -1, vloc});
+    } else if (name == "-c" || name == "--constraint") {
+      in.constraint_files.push_back({value, vloc});
+      out.refs.push_back({value, "constraints", "", -1, vloc});
+    } else if (name == "-i" || name == "--index-url") {
+      in.indexes.push_back({value, "index-url", vloc});
+    } else if (name == "--extra-index-url") {
+      in.indexes.push_back({value, "extra-index-url", vloc});
+    } else if (name == "-f" || name == "--find-links") {
+      in.indexes.push_back({value, "find-links", vloc});
+    } else if (name == "-e" || name == "--editable") {
+      in.editable_or_local = true;
+      Requirement r;
+      if (parse_requirement(value, r) && !r.name.empty()) {
+        r.loc = vloc;
+        in.packages.push_back(std::move(r));
+      }
+    } else if (!other_valued.count(name)) {
+      diag.warn(src.path(), loc_of(src, l, toks[0].b, toks[0].e).range,
+                "line " + std::to_string(line) + ": unknown requirements-file option " + name,
+                "requirement-syntax");
+    }
+  }
+};
+
+}  // namespace
+SPARKCHECK_PARSER(RequirementsParser);
+}  // namespace sc
