@@ -19,6 +19,7 @@ struct Related {
 struct Suppression {
   std::string justification;
   Location loc;  // the comment that suppressed it
+  std::string kind = "inSource";  // SARIF: "inSource" (comment) or "external" (configuration)
 };
 
 struct Finding {

@@ -11,6 +11,7 @@
 #include <map>
 
 #include "core/registry.h"
+#include "core/suppress.h"
 #include "core/walk.h"
 
 namespace sc {
@@ -106,7 +107,69 @@ std::string base_name(const std::string& p) {
   return s == std::string::npos ? p : p.substr(s + 1);
 }
 
+std::string abs_of(const Project& p, const std::string& display) {
+  if (!display.empty() && display[0] == '/') return display;
+  return p.root == "/" ? "/" + display : p.root + "/" + display;
+}
+
+void sort_findings(std::vector<Finding>& v) {
+  std::stable_sort(v.begin(), v.end(), [](const Finding& a, const Finding& b) {
+    if (a.loc.path != b.loc.path) return a.loc.path < b.loc.path;
+    if (a.loc.range.line != b.loc.range.line) return a.loc.range.line < b.loc.range.line;
+    if (a.loc.range.col != b.loc.range.col) return a.loc.range.col < b.loc.range.col;
+    return a.rule < b.rule;
+  });
+}
+
+// Severity overrides, inline suppressions, unused suppressions, per-file-ignores.
+void apply_policy(LintResult& res, const LintOptions& opt, const std::set<std::string>& ran) {
+  for (auto& f : res.findings) {
+    auto it = opt.severity.find(f.rule);
+    if (it != opt.severity.end()) f.level = it->second;
+  }
+  auto per_file_ignored = [&](const std::string& display, const std::string& rule) -> const PerFileIgnore* {
+    for (const auto& p : opt.per_file_ignores)
+      if (p.rules.count(rule) && p.glob.matches(abs_of(res.project, display), display)) return &p;
+    return nullptr;
+  };
+  if (opt.inline_ignore) {
+    bool meta_on = (opt.select.empty() || opt.select.count(kUnusedSuppression)) && !opt.ignore.count(kUnusedSuppression);
+    std::vector<Finding> unused;
+    for (const auto& pf : res.project.files) {
+      std::vector<Notification> problems;
+      auto dirs = parse_suppressions(pf->src, opt.allow_reasonless_suppressions, problems);
+      if (!problems.empty()) res.input_error = true;
+      for (auto& n : problems) res.notifications.push_back(std::move(n));
+      if (dirs.empty()) continue;
+      apply_suppressions(dirs, res.findings);
+      if (!meta_on) continue;
+      const std::string& path = pf->src.path();
+      auto more = unused_suppressions(dirs, [&](const std::string& rule) {
+        return ran.count(rule) && !per_file_ignored(path, rule);
+      });
+      for (auto& f : more) unused.push_back(std::move(f));
+    }
+    for (auto& f : unused) res.findings.push_back(std::move(f));
+  }
+  if (!opt.per_file_ignores.empty()) {
+    for (auto& f : res.findings) {
+      if (!f.suppressions.empty()) continue;
+      if (const PerFileIgnore* p = per_file_ignored(f.loc.path, f.rule))
+        f.suppressions.push_back({"per-file-ignores \"" + p->glob.pattern + "\" (" + p->origin + ")", {}, "external"});
+    }
+  }
+}
+
 }  // namespace
+
+bool ScopedGlob::matches(const std::string& abs_path, const std::string& display) const {
+  if (base.empty()) return glob_match(pattern, display);
+  std::string b = base;
+  if (b.size() > 1 && b.back() == '/') b.pop_back();
+  if (b == "/") return glob_match(pattern, abs_path.substr(1));
+  if (!starts_with(abs_path, b + "/")) return false;
+  return glob_match(pattern, abs_path.substr(b.size() + 1));
+}
 
 void assign_fingerprints(LintResult& r) {
   // primaryLocationLineHash-style: hash of rule, path and the flagged line's
@@ -158,10 +221,20 @@ LintResult run_lint(const LintOptions& opt) {
     files.push_back({abs, display_path(abs, root), true});
   } else {
     WalkOptions wo{paths, root, opt.no_ignore, opt.exclude};
+    // config globs relative to the lint root also prune the walk
+    for (const auto& g : opt.exclude_scoped)
+      if (g.base.empty() || fs::path(g.base).lexically_normal().generic_string() == root) wo.exclude.push_back(g.pattern);
     WalkResult wr = walk(wo);
     files = std::move(wr.files);
     res.notifications = std::move(wr.notes);
     res.complete = wr.complete;
+  }
+  if (!opt.exclude_scoped.empty()) {
+    std::erase_if(files, [&](const WalkedFile& wf) {
+      for (const auto& g : opt.exclude_scoped)
+        if (g.matches(wf.abs, wf.display)) return true;
+      return false;
+    });
   }
 
   for (auto& wf : files) {
@@ -216,10 +289,12 @@ LintResult run_lint(const LintOptions& opt) {
   res.project.link();
 
   Collector col(opt);
+  std::set<std::string> ran;
   for (const Rule* r : rules()) {
     std::string id(r->id());
     if (!opt.select.empty() && !opt.select.count(id)) continue;
     if (opt.ignore.count(id)) continue;
+    ran.insert(id);
     try {
       r->check(res.project, col);
     } catch (const std::exception& e) {
@@ -230,12 +305,7 @@ LintResult run_lint(const LintOptions& opt) {
   res.findings = std::move(col.found);
   for (auto& f : res.findings)
     if (f.loc.path.empty()) f.loc.path = "?";
-  std::stable_sort(res.findings.begin(), res.findings.end(), [](const Finding& a, const Finding& b) {
-    if (a.loc.path != b.loc.path) return a.loc.path < b.loc.path;
-    if (a.loc.range.line != b.loc.range.line) return a.loc.range.line < b.loc.range.line;
-    if (a.loc.range.col != b.loc.range.col) return a.loc.range.col < b.loc.range.col;
-    return a.rule < b.rule;
-  });
+  sort_findings(res.findings);
   // the same finding reported twice (e.g. a file reached through two contexts)
   res.findings.erase(std::unique(res.findings.begin(), res.findings.end(),
                                  [](const Finding& a, const Finding& b) {
@@ -243,7 +313,16 @@ LintResult run_lint(const LintOptions& opt) {
                                           a.message == b.message;
                                  }),
                      res.findings.end());
+  apply_policy(res, opt, ran);
+  sort_findings(res.findings);
   assign_fingerprints(res);
+  if (opt.baseline) {
+    size_t before = res.findings.size();
+    std::erase_if(res.findings, [&](const Finding& f) {
+      return f.suppressions.empty() && opt.baseline->count(f.fingerprint);
+    });
+    res.baselined = before - res.findings.size();
+  }
   return res;
 }
 

@@ -1,5 +1,6 @@
 // The lint run: walk -> read -> classify -> parse -> link -> rules -> findings.
 #pragma once
+#include <map>
 #include <optional>
 #include <set>
 #include <string>
@@ -9,6 +10,20 @@
 #include "core/project.h"
 
 namespace sc {
+
+// A glob from a configuration file: matched against the file's path relative
+// to `base` (the config file's directory). An empty base means the display path.
+struct ScopedGlob {
+  std::string pattern;
+  std::string base;
+  bool matches(const std::string& abs_path, const std::string& display) const;
+};
+
+struct PerFileIgnore {
+  ScopedGlob glob;
+  std::set<std::string> rules;  // canonical ids
+  std::string origin;           // "FILE:LINE", for the SARIF justification
+};
 
 struct LintOptions {
   std::vector<std::string> paths;     // files or directories; default "."
@@ -20,6 +35,13 @@ struct LintOptions {
   std::set<std::string> ignore;
   std::vector<std::string> exclude;   // glob patterns on display paths
   size_t max_file_bytes = 10u * 1024 * 1024;  // larger files are skipped with a notification
+  // ---- configuration (linter/config), suppressions and baseline ----
+  std::vector<ScopedGlob> exclude_scoped;        // config `exclude`; applied to named files too
+  std::vector<PerFileIgnore> per_file_ignores;   // matching findings are suppressed ("external")
+  std::map<std::string, Level> severity;         // rule id -> level override
+  bool inline_ignore = true;                     // honour `# sparkcheck: ignore[...]` comments
+  bool allow_reasonless_suppressions = false;
+  std::optional<std::set<std::string>> baseline; // fingerprints: matching findings are dropped
 };
 
 struct LintResult {
@@ -28,6 +50,8 @@ struct LintResult {
   std::vector<Notification> notifications;
   std::vector<std::string> linted;        // display paths of files parsed
   bool complete = true;                   // false: the run could not finish (e.g. path missing)
+  bool input_error = false;               // bad suppression comment (exit 2)
+  size_t baselined = 0;                   // findings dropped because the baseline has them
 };
 
 LintResult run_lint(const LintOptions& opt);

@@ -30,6 +30,11 @@ struct OutputRegistrar {
 std::string json_escape(std::string_view s);
 const char* tool_version();
 const char* tool_information_uri();
+// GitHub workflow-command escaping (github.cpp): message data, and property values.
+std::string gh_escape_data(std::string_view s);
+std::string gh_escape_property(std::string_view s);
+// XML 1.0 text/attribute escaping; drops characters XML cannot carry (junit.cpp).
+std::string xml_escape(std::string_view s);
 
 }  // namespace sc
 

@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/rule_docs.h"
+#include "core/suppress.h"
 #include "output/output.h"
 #include "output/sarif.h"
 
@@ -104,12 +105,24 @@ ojson sarif_notification(const Notification& n, const LintResult& res) {
 }
 
 static void write_sarif(const LintResult& r, std::ostream& out, const OutputOptions& o) {
+  // the G-rules from their docs, then the meta rule for unused suppressions
+  ojson driver = sarif_driver();
+  const int meta_index = static_cast<int>(driver["rules"].size());
+  driver["rules"].push_back({
+      {"id", kUnusedSuppression},
+      {"name", "UnusedSuppression"},
+      {"shortDescription", {{"text", unused_suppression_short()}}},
+      {"fullDescription", {{"text", unused_suppression_short()}}},
+      {"help", {{"text", markdown_to_text(unused_suppression_doc())}, {"markdown", unused_suppression_doc()}}},
+      {"defaultConfiguration", {{"level", "warning"}}},
+      {"properties", {{"tags", ojson::array({"maintainability"})}, {"precision", "very-high"}, {"problem.severity", "warning"}}},
+  });
   ojson results = ojson::array();
   for (const auto& f : r.findings) {
     std::string text = f.message;
     if (!f.fix.empty()) text += " Fix: " + f.fix;
     ojson res = {{"ruleId", f.rule},
-                 {"ruleIndex", rule_index(f.rule)},
+                 {"ruleIndex", f.rule == kUnusedSuppression ? meta_index : rule_index(f.rule)},
                  {"level", level_name(f.level)},
                  {"message", {{"text", text}}},
                  {"locations", ojson::array({{{"physicalLocation", phys(f.loc, r)}}})},
@@ -123,7 +136,11 @@ static void write_sarif(const LintResult& r, std::ostream& out, const OutputOpti
     }
     if (!f.suppressions.empty()) {
       ojson sup = ojson::array();
-      for (const auto& s : f.suppressions) sup.push_back({{"kind", "inSource"}, {"status", "accepted"}, {"justification", s.justification}});
+      for (const auto& s : f.suppressions) {
+        ojson one = {{"kind", s.kind.empty() ? "inSource" : s.kind}, {"status", "accepted"}, {"justification", s.justification}};
+        if (s.loc.range.valid()) one["location"] = {{"physicalLocation", phys(s.loc, r)}};
+        sup.push_back(one);
+      }
       res["suppressions"] = sup;
     }
     results.push_back(res);
@@ -134,7 +151,7 @@ static void write_sarif(const LintResult& r, std::ostream& out, const OutputOpti
   if (!o.command_line.empty()) inv["commandLine"] = o.command_line;
   if (!o.working_directory.empty()) inv["workingDirectory"] = {{"uri", file_uri(o.working_directory)}};
   inv["toolExecutionNotifications"] = notes;
-  ojson run = {{"tool", {{"driver", sarif_driver()}}},
+  ojson run = {{"tool", {{"driver", driver}}},
                {"automationDetails", {{"id", "sparkcheck/lint/"}}},
                {"originalUriBaseIds", {{"%SRCROOT%", {{"uri", file_uri(r.project.root)}}}}},
                {"invocations", ojson::array({inv})},

@@ -90,6 +90,7 @@ void write_text(const LintResult& r, std::ostream& out, const OutputOptions& o) 
   }
   summary += " in " + std::to_string(r.linted.size()) + (r.linted.size() == 1 ? " file" : " files");
   if (suppressed) summary += "; " + std::to_string(suppressed) + " suppressed";
+  if (r.baselined) summary += "; " + std::to_string(r.baselined) + " in the baseline (not shown)";
   if (!r.notifications.empty())
     summary += "; " + std::to_string(r.notifications.size()) + " file problem" + (r.notifications.size() == 1 ? "" : "s") +
                " reported above";

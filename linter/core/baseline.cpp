@@ -1,0 +1,83 @@
+#include "core/baseline.h"
+
+#include <fstream>
+#include <iterator>
+#include <nlohmann/json.hpp>
+
+namespace sc {
+
+namespace {
+
+std::string where(const std::string& text, size_t byte, const std::string& file) {
+  int line = 1, col = 1;
+  for (size_t i = 0; i < byte && i < text.size(); ++i) {
+    if (text[i] == '\n') { ++line; col = 1; }
+    else if ((static_cast<unsigned char>(text[i]) & 0xC0) != 0x80) ++col;
+  }
+  return file + ":" + std::to_string(line) + ":" + std::to_string(col) + ":";
+}
+
+}  // namespace
+
+bool parse_baseline(const std::string& text, const std::string& file, Baseline& out, std::string& error) {
+  const std::string shape =
+      " (a baseline is the JSON object written by `sparkcheck lint --write-baseline FILE`: "
+      "{\"version\": 1, \"findings\": [{\"fingerprint\": ...}, ...]})";
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(text);
+  } catch (const nlohmann::json::parse_error& e) {
+    std::string msg = e.what();
+    size_t p = msg.find("syntax error");
+    error = where(text, e.byte > 0 ? e.byte - 1 : 0, file) + " not a valid baseline: " +
+            (p == std::string::npos ? msg : msg.substr(p)) + shape;
+    return false;
+  }
+  if (!j.is_object() || !j.contains("findings") || !j["findings"].is_array()) {
+    error = file + ": not a valid baseline: expected an object with a \"findings\" list" + shape;
+    return false;
+  }
+  if (j.contains("version") && (!j["version"].is_number_integer() || j["version"].get<int>() != 1)) {
+    error = file + ": unsupported baseline version " + j["version"].dump() + "; this sparkcheck reads version 1";
+    return false;
+  }
+  size_t i = 0;
+  for (const auto& f : j["findings"]) {
+    if (!f.is_object() || !f.contains("fingerprint") || !f["fingerprint"].is_string() ||
+        f["fingerprint"].get<std::string>().empty()) {
+      error = file + ": not a valid baseline: findings[" + std::to_string(i) + "] has no \"fingerprint\" string" + shape;
+      return false;
+    }
+    out.fingerprints.insert(f["fingerprint"].get<std::string>());
+    ++i;
+  }
+  return true;
+}
+
+bool load_baseline(const std::string& file, Baseline& out, std::string& error) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in) {
+    error = file + ": cannot read baseline file (create one with `sparkcheck lint --write-baseline " + file + "`)";
+    return false;
+  }
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  return parse_baseline(text, file, out, error);
+}
+
+void write_baseline(const LintResult& r, std::ostream& out) {
+  nlohmann::ordered_json list = nlohmann::ordered_json::array();
+  for (const auto& f : r.findings) {
+    if (!f.suppressions.empty()) continue;
+    list.push_back({{"fingerprint", f.fingerprint},
+                    {"rule", f.rule},
+                    {"path", f.loc.path},
+                    {"line", f.loc.range.line},
+                    {"message", f.message}});
+  }
+  nlohmann::ordered_json doc = {{"version", 1},
+                                {"tool", "sparkcheck"},
+                                {"findings", list}};
+  out << doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+}
+
+}  // namespace sc

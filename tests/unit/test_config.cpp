@@ -1,0 +1,196 @@
+// Unit tests for the configuration (linter/config): keys, values, errors with
+// file and line, discovery, origins, and mapping onto lint options.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+
+#include "config/config.h"
+#include "core/suppress.h"
+
+using namespace sc;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string error_of(const std::string& text, const std::string& file = "/proj/.sparkcheck.yaml") {
+  try {
+    parse_config(text, file);
+  } catch (const ConfigError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+bool has(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+
+}  // namespace
+
+TEST_CASE("YAML configuration: every key", "[config]") {
+  Config c = parse_config(
+      "select: [G1, g9, G2]\n"
+      "ignore:\n"
+      "  - G2\n"
+      "severity:\n"
+      "  G9: error\n"
+      "  G2: note\n"
+      "exclude: [\"data/**\", legacy/]\n"
+      "per-file-ignores:\n"
+      "  \"tests/**\": [G1]\n"
+      "fail-on: warning\n"
+      "baseline: ci/baseline.json\n"
+      "allow-reasonless-suppressions: true\n"
+      "inline-ignore: false\n"
+      "respect-gitignore: false\n"
+      "max-file-size: 2.5\n",
+      "/proj/.sparkcheck.yaml");
+  CHECK(c.select.value == std::vector<std::string>{"G1", "G9", "G2"});
+  CHECK(c.select.from.line == 1);
+  CHECK(c.ignore.value == std::vector<std::string>{"G2"});
+  REQUIRE(c.severity.count("G9"));
+  CHECK(c.severity["G9"].value == Level::Error);
+  CHECK(c.severity["G9"].from.line == 5);
+  CHECK(c.severity["G2"].value == Level::Note);
+  CHECK(c.exclude.value == std::vector<std::string>{"data/**", "legacy/"});
+  REQUIRE(c.per_file_ignores.size() == 1);
+  CHECK(c.per_file_ignores[0].glob == "tests/**");
+  CHECK(c.per_file_ignores[0].rules == std::vector<std::string>{"G1"});
+  CHECK(c.per_file_ignores[0].from.line == 9);
+  CHECK(c.fail_on.value == "warning");
+  CHECK(c.fail_on.from.str() == "/proj/.sparkcheck.yaml:10");
+  CHECK(c.baseline.value == "/proj/ci/baseline.json");  // relative to the config file
+  CHECK(c.allow_reasonless_suppressions.value);
+  CHECK(!c.inline_ignore.value);
+  CHECK(!c.respect_gitignore.value);
+  CHECK(c.max_file_size.value == 2.5);
+  CHECK(c.base_dir == "/proj");
+
+  LintOptions o;
+  apply_config(c, o);
+  CHECK(o.select.count("G9"));
+  CHECK(o.ignore.count("G2"));
+  CHECK(o.severity.at("G9") == Level::Error);
+  REQUIRE(o.exclude_scoped.size() == 2);
+  CHECK(o.exclude_scoped[0].base == "/proj");
+  REQUIRE(o.per_file_ignores.size() == 1);
+  CHECK(o.per_file_ignores[0].origin == "/proj/.sparkcheck.yaml:9");
+  CHECK(!o.inline_ignore);
+  CHECK(o.allow_reasonless_suppressions);
+  CHECK(o.no_ignore);
+  CHECK(o.max_file_bytes == 2500000);
+}
+
+TEST_CASE("defaults: empty file, no file", "[config]") {
+  Config c = parse_config("", "/p/.sparkcheck.yaml");
+  CHECK(c.select.value.empty());
+  CHECK(c.fail_on.value == "note");
+  CHECK(c.fail_on.from.str() == "default");
+  CHECK(c.inline_ignore.value);
+  CHECK(c.respect_gitignore.value);
+  CHECK(!c.allow_reasonless_suppressions.value);
+  CHECK(parse_config("# only a comment\n", "/p/.sparkcheck.yaml").select.value.empty());
+}
+
+TEST_CASE("errors name the file, the line and the valid choices", "[config]") {
+  std::string e = error_of("select: [G1]\nfail_on: warning\n");
+  CHECK(has(e, "/proj/.sparkcheck.yaml:2:"));
+  CHECK(has(e, "unknown key 'fail_on'"));
+  CHECK(has(e, "did you mean 'fail-on'"));
+  CHECK(has(e, "valid keys: select, ignore"));
+
+  e = error_of("\nfail-on: warnings\n");
+  CHECK(has(e, ":2:"));
+  CHECK(has(e, "'warnings'"));
+  CHECK(has(e, "valid choices: error, warning, note, none"));
+
+  e = error_of("select: [G1, G42]\n");
+  CHECK(has(e, ":1:"));
+  CHECK(has(e, "unknown rule 'G42'"));
+  CHECK(has(e, "G10"));
+
+  e = error_of("severity:\n  G9: fatal\n");
+  CHECK(has(e, ":2:"));
+  CHECK(has(e, "valid choices: error, warning, note"));
+
+  e = error_of("severity:\n  G77: error\n");
+  CHECK(has(e, ":2:"));
+  CHECK(has(e, "G77"));
+
+  CHECK(has(error_of("select: G1\n"), "must be a list"));
+  CHECK(has(error_of("inline-ignore: yes\n"), "valid choices: true, false"));
+  CHECK(has(error_of("max-file-size: -3\n"), "positive number"));
+  CHECK(has(error_of("per-file-ignores: [G1]\n"), "must map globs"));
+  CHECK(has(error_of("per-file-ignores:\n  \"a/**\": [nope]\n"), ":2:"));
+  CHECK(has(error_of("- G1\n"), "must be a mapping"));
+  CHECK(has(error_of("select: [G1\n"), "invalid YAML"));
+  CHECK(has(error_of("fail-on: error\nfail-on: note\n"), "duplicate key 'fail-on'"));
+}
+
+TEST_CASE("pyproject.toml [tool.sparkcheck]", "[config]") {
+  Config c = parse_config(
+      "[project]\nname = \"x\"\n\n"
+      "[tool.sparkcheck]\n"
+      "select = [\"G1\", \"G9\"]\n"
+      "fail-on = \"error\"\n"
+      "inline-ignore = true\n"
+      "max-file-size = 3\n"
+      "\n[tool.sparkcheck.severity]\nG9 = \"note\"\n"
+      "\n[tool.sparkcheck.per-file-ignores]\n\"tests/**\" = [\"G1\"]\n",
+      "/proj/pyproject.toml");
+  CHECK(c.select.value == std::vector<std::string>{"G1", "G9"});
+  CHECK(c.select.from.line == 5);
+  CHECK(c.fail_on.value == "error");
+  CHECK(c.fail_on.from.line == 6);
+  CHECK(c.max_file_size.value == 3);
+  CHECK(c.severity.at("G9").value == Level::Note);
+  REQUIRE(c.per_file_ignores.size() == 1);
+  CHECK(c.per_file_ignores[0].from.line == 14);
+
+  std::string e = error_of("[tool.sparkcheck]\nselect = [\"G1\"]\nfail-on = 3\n", "/proj/pyproject.toml");
+  CHECK(has(e, "pyproject.toml:3:"));
+  e = error_of("[tool.sparkcheck]\nbogus = 1\n", "/proj/pyproject.toml");
+  CHECK(has(e, "pyproject.toml:2:"));
+  CHECK(has(e, "unknown key 'bogus'"));
+  CHECK(has(error_of("[project]\nname = \"x\"\n", "/proj/pyproject.toml"), "no [tool.sparkcheck] table"));
+  CHECK(has(error_of("[tool.sparkcheck\n", "/proj/pyproject.toml"), "invalid TOML"));
+}
+
+TEST_CASE("discovery walks up from the linted path; .sparkcheck.yaml beats pyproject", "[config]") {
+  fs::path d = fs::temp_directory_path() / "sc-config-find";
+  fs::remove_all(d);
+  fs::create_directories(d / "a" / "b");
+  std::ofstream(d / "pyproject.toml") << "[tool.sparkcheck]\nfail-on = \"error\"\n";
+  std::ofstream(d / "a" / "pyproject.toml") << "[project]\nname = \"no sparkcheck table here\"\n";
+  std::ofstream(d / "a" / "b" / "train.py") << "print(1)\n";
+  CHECK(find_config((d / "a" / "b" / "train.py").string()) == (d / "pyproject.toml").generic_string());
+  CHECK(find_config((d / "a" / "b").string()) == (d / "pyproject.toml").generic_string());
+  std::ofstream(d / "a" / ".sparkcheck.yaml") << "fail-on: warning\n";
+  CHECK(find_config((d / "a" / "b").string()) == (d / "a" / ".sparkcheck.yaml").generic_string());
+  Config c = load_config(find_config((d / "a" / "b").string()));
+  CHECK(c.fail_on.value == "warning");
+  CHECK(c.base_dir == (d / "a").generic_string());
+  fs::remove_all(d);
+}
+
+TEST_CASE("rendering shows values and their origins", "[config]") {
+  Config c = parse_config("fail-on: error\nselect: [G1]\n", "/proj/.sparkcheck.yaml");
+  c.ignore = {{"G2"}, Origin::cli("--ignore")};
+  std::string t = render_config_text(c);
+  CHECK(has(t, "fail-on: error"));
+  CHECK(has(t, "# /proj/.sparkcheck.yaml:1"));
+  CHECK(has(t, "select: [G1]"));
+  CHECK(has(t, "# command line (--ignore)"));
+  CHECK(has(t, "inline-ignore: true"));
+  CHECK(has(t, "# default"));
+  std::string j = render_config_json(c);
+  CHECK(has(j, "\"from\": \"/proj/.sparkcheck.yaml:2\""));
+}
+
+TEST_CASE("fail-on thresholds", "[config]") {
+  CHECK(fails("note", Level::Note));
+  CHECK(!fails("warning", Level::Note));
+  CHECK(fails("warning", Level::Warning));
+  CHECK(!fails("error", Level::Warning));
+  CHECK(fails("error", Level::Error));
+  CHECK(!fails("none", Level::Error));
+}
