@@ -203,13 +203,21 @@ class NotebookReader {
         shell = ends_with(target, ".sh");
         py = ends_with(target, ".py");
       }
-      if (shell) run_shell(join(body), map);
-      else if (py && python) run_python(join(body), map);
-      return;
+      if (shell) return run_shell(join(body), map);
+      if (!py) return;
+      if (magic == "writefile") {  // the file's text: no IPython syntax in it
+        if (python) run_python(join(body), map);
+        return;
+      }
+      // %%capture / %%time: the rest of the cell is ordinary IPython code
     }
     std::vector<std::string> py_lines;
     for (size_t i = 0; i < lines.size(); ++i) {
       std::string_view l = lines[i];
+      if (i == 0 && starts_with(first, "%%")) {
+        py_lines.push_back(blank(l));
+        continue;
+      }
       size_t skip = 0;
       if (shell_magic(l, skip)) {
         std::string sh = blank(l.substr(0, skip)) + std::string(l.substr(skip));

@@ -202,7 +202,8 @@ TEST_CASE("notebooks: cells as python and shell with .ipynb positions", "[notebo
       "   ]\n"
       "  },\n"
       "  {\"cell_type\": \"code\", \"source\": \"m = FLM.from_pretrained('x',\\n    attn_implementation='sdpa')\"},\n"
-      "  {\"cell_type\": \"code\", \"source\": [\"%%bash\\n\", \"vllm serve m --tensor-parallel-size 2\\n\"]}\n"
+      "  {\"cell_type\": \"code\", \"source\": [\"%%bash\\n\", \"vllm serve m --tensor-parallel-size 2\\n\"]},\n"
+      "  {\"cell_type\": \"code\", \"source\": [\"%%capture\\n\", \"!uv pip install x\\n\", \"import os\"]}\n"
       " ],\n"
       " \"metadata\": {\"kernelspec\": {\"language\": \"python\"}},\n"
       " \"nbformat\": 4\n"
@@ -212,7 +213,9 @@ TEST_CASE("notebooks: cells as python and shell with .ipynb positions", "[notebo
   CHECK(f.kind == FileKind::Notebook);
   CHECK(d.notes.empty());
   for (auto& n : d.notes) INFO(n.message);
-  REQUIRE(f.commands.size() == 3);
+  REQUIRE(f.commands.size() == 4);
+  CHECK(f.commands[3].argv[0].text == "uv");
+  CHECK(f.commands[3].argv[0].loc.range.line == 16);
   CHECK(f.commands[0].argv[0].text == "pip");
   CHECK(f.commands[0].context == "notebook");
   CHECK(f.commands[0].argv[0].loc.path == "nb/train.ipynb");
@@ -222,7 +225,7 @@ TEST_CASE("notebooks: cells as python and shell with .ipynb positions", "[notebo
   CHECK(f.commands[1].argv[2].text == "unsloth");
   CHECK(f.commands[2].argv[0].text == "vllm");
   CHECK(f.commands[2].argv[0].loc.range.line == 15);
-  REQUIRE(f.python.imports.size() == 1);
+  REQUIRE(f.python.imports.size() == 2);
   CHECK(f.python.imports[0].loc.range.line == 11);
   REQUIRE(f.python.calls.size() == 1);
   const PyCall& c = f.python.calls[0];

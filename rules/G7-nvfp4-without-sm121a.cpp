@@ -1,0 +1,278 @@
+// G7: NVFP4 on a DGX Spark needs kernels built for the arch-specific target
+// sm_121a (12.1a); a plain 12.1 / sm_121 / "Blackwell" build compiles the native
+// FP4 conversion out.
+#include <cctype>
+#include <cstring>
+#include <set>
+
+#include "analysis/launch.h"
+#include "core/project.h"
+#include "core/registry.h"
+
+namespace sc {
+namespace {
+
+enum class Arch { None, Plain, Specific };
+
+struct Place {
+  Location loc;
+  std::string what;
+};
+
+const std::set<std::string>& arch_vars() {
+  static const std::set<std::string> v = {"TORCH_CUDA_ARCH_LIST", "FLASHINFER_CUDA_ARCH_LIST",
+                                          "CMAKE_CUDA_ARCHITECTURES", "CUDAARCHS",
+                                          "NVCC_GENCODE", "NVCC_PREPEND_FLAGS", "NVCC_APPEND_FLAGS"};
+  return v;
+}
+
+// Classify an architecture list ("12.1", "12.0;12.1a", "121a-real",
+// "-gencode=arch=compute_121,code=sm_121", "Blackwell").
+Arch classify(std::string_view text, bool named_archs) {
+  bool plain = false, specific = false;
+  std::string tok;
+  auto flush = [&] {
+    std::string t = lower(tok);
+    tok.clear();
+    if (t.empty()) return;
+    for (const char* pre : {"sm_", "compute_", "lto_"})
+      if (starts_with(t, pre)) t = t.substr(std::strlen(pre));
+    for (const char* suf : {"-real", "-virtual", "+ptx"})
+      if (ends_with(t, suf)) t = t.substr(0, t.size() - std::strlen(suf));
+    if (t == "12.1" || t == "121") plain = true;
+    else if (t == "12.1a" || t == "121a" || t == "12.1f" || t == "121f" || t == "12.0f" || t == "120f") specific = true;
+    else if (named_archs && t == "blackwell") plain = true;
+  };
+  for (char c : text) {
+    if (std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == '+' || c == '-') {
+      // "-gencode" / "-arch" start with '-': keep '-' only inside a token
+      if (c == '-' && tok.empty()) continue;
+      tok += c;
+    } else {
+      flush();
+    }
+  }
+  flush();
+  if (specific) return Arch::Specific;
+  return plain ? Arch::Plain : Arch::None;
+}
+
+bool has_nvfp4_token(std::string_view word) {
+  if (word.empty() || word.size() > 300) return false;
+  for (char c : word)
+    if (std::isspace(static_cast<unsigned char>(c))) return false;  // prose, not an id or a flag value
+  std::string l = lower(word);
+  if (l.find("nvfp4") != std::string::npos || l == "modelopt_fp4" || l == "--quantization=modelopt_fp4") return true;
+  // NVIDIA names some NVFP4 checkpoints "-FP4": nvidia/Llama-3.3-70B-Instruct-FP4
+  if (starts_with(l, "nvidia/") && (ends_with(l, "-fp4") || l.find("-fp4-") != std::string::npos)) return true;
+  return false;
+}
+
+// Identifiers in Python code that select NVFP4 (ModelOpt, TensorRT-LLM,
+// Transformer Engine, torchao, transformers).
+bool nvfp4_identifier(const std::string& tok) {
+  if (tok.find("NVFP4") == std::string::npos) return false;
+  if (ends_with(tok, "_CFG")) return true;  // mtq.NVFP4_DEFAULT_CFG, W4A8_NVFP4_FP8_CFG
+  if (ends_with(tok, "QuantAlgo.NVFP4") || ends_with(tok, "QuantAlgo.W4A16_NVFP4")) return true;
+  for (const char* x : {"NVFP4BlockScaling", "NVFP4Config", "NVFP4WeightOnlyConfig",
+                        "NVFP4DynamicActivationNVFP4WeightConfig", "NVFP4InferenceConfig"})
+    if (ends_with(tok, x)) return true;
+  return false;
+}
+
+class Nvfp4Rule : public Rule {
+ public:
+  std::string_view id() const override { return "G7"; }
+
+  void check(const Project& p, Reporter& out) const override {
+    std::vector<Place> uses, plain, specific, builds;
+    for (const auto& f : p.files) {
+      const FileFacts& ff = f->facts;
+      for (const auto& e : ff.env) arch_setting(e.name, e.value, e.loc, plain, specific);
+      for (const auto& c : ff.commands) command(c, uses, plain, specific, builds);
+      for (const auto& e : ff.config) config(e, uses, plain, specific);
+      python(*f, uses, plain, specific);
+    }
+    if (uses.empty()) return;
+    const Place& first_use = uses.front();
+    for (const auto& a : plain) {
+      Finding fd;
+      fd.rule = "G7";
+      fd.level = Level::Warning;
+      fd.loc = a.loc;
+      fd.message = a.what +
+                   " builds for sm_121 without the arch-specific target 12.1a: the native FP4 conversion "
+                   "(cvt.rn.satfinite.e2m1x2) is compiled out, and the software fallback produced NaN in NVFP4 "
+                   "inference on a DGX Spark (vllm-project/vllm PR #37725); this project uses NVFP4";
+      if (lower(a.what).find("blackwell") != std::string::npos)
+        fd.message += " (\"Blackwell\" expands to 10.0;10.3;12.0;12.1+PTX, with no a suffix)";
+      fd.fix = "target 12.1a: TORCH_CUDA_ARCH_LIST=\"12.1a\", CMAKE_CUDA_ARCHITECTURES=121a, "
+               "-gencode arch=compute_121a,code=sm_121a";
+      fd.related.push_back({first_use.loc, "NVFP4 used here: " + first_use.what});
+      out.report(std::move(fd));
+    }
+    if (!plain.empty() || !specific.empty() || builds.empty()) return;
+    std::set<std::pair<std::string, int>> seen;  // one finding per line
+    for (const auto& u : uses) {
+      if (!seen.insert({u.loc.path, u.loc.range.line}).second) continue;
+      Finding fd;
+      fd.rule = "G7";
+      fd.level = Level::Warning;
+      fd.loc = u.loc;
+      fd.message = "NVFP4 (" + u.what +
+                   ") in a project that builds CUDA kernels with no 12.1a target: without sm_121a the native FP4 "
+                   "conversion is compiled out and NVFP4 kernels fall back to a software path that produced NaN "
+                   "on a DGX Spark (vllm-project/vllm PR #37725)";
+      fd.fix = "build the kernels with TORCH_CUDA_ARCH_LIST=\"12.1a\" (CMake: CMAKE_CUDA_ARCHITECTURES=121a), "
+               "or use a prebuilt NGC engine";
+      for (size_t i = 0; i < builds.size() && i < 3; ++i)
+        fd.related.push_back({builds[i].loc, "kernel build without a 12.1a target: " + builds[i].what});
+      out.report(std::move(fd));
+    }
+  }
+
+ private:
+  static void arch_setting(const std::string& name, const std::string& value, const Location& loc,
+                           std::vector<Place>& plain, std::vector<Place>& specific) {
+    if (!arch_vars().count(name)) return;
+    bool named = name == "TORCH_CUDA_ARCH_LIST" || name == "FLASHINFER_CUDA_ARCH_LIST";
+    Arch a = classify(value, named);
+    if (a == Arch::Plain) plain.push_back({loc, name + "=\"" + value + "\""});
+    else if (a == Arch::Specific) specific.push_back({loc, name});
+  }
+
+  static void command(const Command& c, std::vector<Place>& uses, std::vector<Place>& plain,
+                      std::vector<Place>& specific, std::vector<Place>& builds) {
+    if (c.argv.empty()) return;
+    for (const auto& [name, w] : c.env) {
+      arch_setting(name, w.text, w.loc, plain, specific);
+      if (name == "VLLM_NVFP4_GEMM_BACKEND") uses.push_back({w.loc, name});
+    }
+    size_t before = plain.size() + specific.size();
+    const auto& a = c.argv;
+    for (size_t i = 0; i < a.size(); ++i) {
+      const Word& w = a[i];
+      if (!w.resolved) continue;
+      const std::string& t = w.text;
+      const Word* next = i + 1 < a.size() ? &a[i + 1] : nullptr;
+      // CMake / make variables: -DCMAKE_CUDA_ARCHITECTURES=121, -D X=Y, NVCC_GENCODE="..."
+      std::string assign = t;
+      if (starts_with(assign, "-D") && assign.size() > 2) assign = assign.substr(2);
+      else if (t == "-D" && next) assign = next->text;
+      if (size_t eq = assign.find('='); eq != std::string::npos) {
+        std::string var = assign.substr(0, eq);
+        if (size_t colon = var.find(':'); colon != std::string::npos) var = var.substr(0, colon);  // -DX:STRING=
+        arch_setting(var, assign.substr(eq + 1), w.loc, plain, specific);
+      }
+      // nvcc: -gencode arch=...,code=..., -gencode=..., -arch=sm_121, --gpu-architecture sm_121
+      for (const char* flag : {"-gencode", "--generate-code", "-arch", "--gpu-architecture", "-code", "--gpu-code"}) {
+        std::string f = flag;
+        std::string value;
+        if (t == f && next && next->resolved) value = next->text;
+        else if (starts_with(t, f + "=")) value = t.substr(f.size() + 1);
+        else continue;
+        Arch k = classify(value, false);
+        if (k == Arch::Plain) plain.push_back({w.loc, f + " " + value});
+        else if (k == Arch::Specific) specific.push_back({w.loc, f});
+      }
+      // NVFP4 uses: model ids, kernel sources, quantization flags
+      if (i > 0 && has_nvfp4_token(t)) uses.push_back({w.loc, t});
+      if ((t == "--fp4-format" || starts_with(t, "--fp4-format=")) && i > 0) uses.push_back({w.loc, "Megatron --fp4-format"});
+    }
+    std::string prog = prog_base(a[0].text);
+    bool arch_here = plain.size() + specific.size() > before;
+    // Source builds of CUDA kernels
+    bool pip = find_program(c, {"pip", "pip3", "uv"}) >= 0;
+    if (pip && has_flag(c, {"--no-build-isolation"}))
+      builds.push_back({c.loc, "pip install --no-build-isolation"});
+    for (size_t i = 0; i + 1 < a.size(); ++i)
+      if (ends_with(a[i].text, "setup.py") &&
+          std::set<std::string>{"install", "develop", "build_ext", "bdist_wheel", "build"}.count(a[i + 1].text))
+        builds.push_back({c.loc, "setup.py " + a[i + 1].text});
+    if ((prog == "nvcc" || prog == "cmake") && !arch_here) {
+      bool cuda = prog == "nvcc";
+      for (const auto& w : a)
+        if (w.text.find("CUDA") != std::string::npos) cuda = true;
+      if (cuda) builds.push_back({c.loc, prog + " with no architecture list"});
+    }
+  }
+
+  static void config(const ConfigEntry& e, std::vector<Place>& uses, std::vector<Place>& plain,
+                     std::vector<Place>& specific) {
+    if (!e.scalar) return;
+    const std::string& k = e.key();
+    arch_setting(k, e.value, e.value_loc, plain, specific);
+    // environment lists: ["TORCH_CUDA_ARCH_LIST=12.1", ...]
+    if (size_t eq = e.value.find('='); eq != std::string::npos && !k.empty() && k[0] == '[')
+      arch_setting(trim(e.value.substr(0, eq)), trim(e.value.substr(eq + 1)), e.value_loc, plain, specific);
+    if (has_nvfp4_token(e.value)) uses.push_back({e.value_loc, k + ": " + e.value});
+    else if (k == "VLLM_NVFP4_GEMM_BACKEND") uses.push_back({e.key_loc, k});
+  }
+
+  static void python(const ParsedFile& f, std::vector<Place>& uses, std::vector<Place>& plain,
+                     std::vector<Place>& specific) {
+    const PythonFacts& py = f.facts.python;
+    for (const auto& [s, loc] : py.strings) {
+      if (has_nvfp4_token(s)) uses.push_back({loc, "\"" + s + "\""});
+      // extra_compile_args={"nvcc": ["-gencode", "arch=compute_121,code=sm_121"]}
+      if (starts_with(s, "arch=") || starts_with(s, "-gencode") || starts_with(s, "-arch=") ||
+          starts_with(s, "--gpu-architecture")) {
+        Arch k = classify(s, false);
+        if (k == Arch::Plain) plain.push_back({loc, "\"" + s + "\""});
+        else if (k == Arch::Specific) specific.push_back({loc, s});
+      }
+    }
+    for (const auto& a : py.assigns)  // os.environ-style module constants are not tracked; plain names are
+      if (arch_vars().count(a.target) && a.is_literal) arch_setting(a.target, a.value, a.loc, plain, specific);
+    if (f.facts.kind == FileKind::Python || f.facts.kind == FileKind::Notebook) identifiers(f, uses);
+  }
+
+  // Scan code for NVFP4 identifiers outside comments and string literals.
+  static void identifiers(const ParsedFile& f, std::vector<Place>& uses) {
+    const std::string& text = f.src.text();
+    bool notebook = f.facts.kind == FileKind::Notebook;
+    size_t pos = 0;
+    while ((pos = text.find("NVFP4", pos)) != std::string::npos) {
+      auto idch = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.'; };
+      size_t b = pos, e = pos + 5;
+      while (b > 0 && idch(text[b - 1])) --b;
+      while (e < text.size() && idch(text[e])) ++e;
+      pos = e;
+      std::string tok = text.substr(b, e - b);
+      if (!nvfp4_identifier(tok)) continue;
+      int line = f.src.line_of(b);
+      size_t ls = f.src.line_start(line);
+      std::string_view before(text.data() + ls, b - ls);
+      if (comment_before(before, notebook)) continue;
+      bool in_string = false;
+      if (!notebook)
+        for (const auto& [s, loc] : f.facts.python.strings) {
+          const Range& r = loc.range;
+          Range here = f.src.range(b, e);
+          bool after_start = here.line > r.line || (here.line == r.line && here.col >= r.col);
+          bool before_end = here.line < r.end_line || (here.line == r.end_line && here.end_col <= r.end_col);
+          if (after_start && before_end) { in_string = true; break; }
+        }
+      if (in_string) continue;
+      uses.push_back({f.src.loc(b, e), tok});
+    }
+  }
+
+  static bool comment_before(std::string_view before, bool notebook) {
+    size_t h = before.find('#');
+    if (h == std::string_view::npos) return false;
+    if (notebook) return true;
+    int sq = 0, dq = 0;
+    for (size_t i = 0; i < h; ++i) {
+      if (before[i] == '\'') ++sq;
+      if (before[i] == '"') ++dq;
+    }
+    return sq % 2 == 0 && dq % 2 == 0;
+  }
+};
+
+}  // namespace
+
+SPARKCHECK_RULE(Nvfp4Rule);
+
+}  // namespace sc
