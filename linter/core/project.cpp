@@ -147,17 +147,20 @@ static const ParsedFile* container_file(const Project& p, const ParsedFile& df, 
 void Project::link() {
   installed_by.clear();
   included_by.clear();
+  constrained_by.clear();
   notes.clear();
   for (const auto& up : files) {
     const ParsedFile& f = *up;
     for (const Install& in : f.facts.installs) {
-      std::vector<std::pair<std::string, Location>> targets = in.requirement_files;
-      targets.insert(targets.end(), in.constraint_files.begin(), in.constraint_files.end());
-      for (const auto& [value, loc] : targets) {
+      std::vector<std::pair<std::pair<std::string, Location>, bool>> targets;
+      for (auto& t : in.requirement_files) targets.push_back({t, false});
+      for (auto& t : in.constraint_files) targets.push_back({t, true});
+      for (const auto& [vl, is_constraint] : targets) {
+        const auto& [value, loc] = vl;
         if (looks_like_spec(value) || unresolved_text(value)) continue;
         if (f.facts.kind == FileKind::Dockerfile) {
           const ParsedFile* t = container_file(*this, f, in.stage, in.loc.range.line, value);
-          if (t && t != &f) installed_by[t].push_back({&f, in.stage, in.loc, &f, &in});
+          if (t && t != &f) installed_by[t].push_back({&f, in.stage, in.loc, &f, &in, is_constraint});
         } else if (in.tool == sc::Installer::RequirementsFile) {
           const ParsedFile* t = resolve(f, value);
           if (!t) {
@@ -167,12 +170,12 @@ void Project::link() {
                              "missing-include"});
             continue;
           }
-          auto& v = included_by[t];
+          auto& v = is_constraint ? constrained_by[t] : included_by[t];
           if (std::find(v.begin(), v.end(), &f) == v.end()) v.push_back(&f);
         } else {
           const ParsedFile* t = resolve(f, value);
           if (!t) t = find(value);
-          if (t && t != &f) installed_by[t].push_back({nullptr, -1, in.loc, &f, &in});
+          if (t && t != &f) installed_by[t].push_back({nullptr, -1, in.loc, &f, &in, is_constraint});
         }
       }
     }

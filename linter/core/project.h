@@ -58,9 +58,11 @@ class Project {
     Location via;
     const ParsedFile* file = nullptr;
     const Install* install = nullptr;
+    bool constraint = false;  // -c / --override target: constrains, installs nothing
   };
   std::map<const ParsedFile*, std::vector<Installer>> installed_by;
   std::map<const ParsedFile*, std::vector<const ParsedFile*>> included_by;  // -r parent links
+  std::map<const ParsedFile*, std::vector<const ParsedFile*>> constrained_by;  // -c in a requirements file
   // link() fills installed_by / included_by and `notes`: a -r/-c target that is not in the
   // project ("missing-include", warning) and -r/-c include cycles ("include-cycle", warning).
   // The engine appends `notes` to the run's notifications after calling link().

@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "core/facts.h"
+#include "core/project.h"
 
 namespace sc {
 
@@ -52,5 +53,41 @@ bool is_ngc_framework_image(std::string_view ref);
 // "jax" with extra "cuda12" -> 12, "jax-cuda13-plugin" -> 13, "sgl-kernel" -> 12 (PyPI
 // default build); 0 when the name says nothing.
 int cuda_major_of_package(const Requirement& r);
+
+// ---- install runs and environments (for the packaging rules) --------------
+
+struct PkgMember {
+  const ParsedFile* file;
+  const Install* install;
+};
+
+// One installer invocation and everything it pulls in: a pip/uv/conda command with the
+// requirements files it installs (-r, transitively), or a requirements file on its own.
+struct PkgRun {
+  const ParsedFile* file = nullptr;  // the file holding the command (or the root requirements file)
+  const Install* install = nullptr;  // the command (or the root file's Install)
+  std::vector<PkgMember> members;    // the install itself first, then included files
+  std::vector<IndexUrl> indexes;     // every index in effect (command, ENV, all included files)
+  std::vector<std::pair<std::string, Location>> inline_constraints;  // -c/--override values that are specs
+  std::vector<const ParsedFile*> constraint_files;                   // resolved -c/--override files
+  bool no_deps = false, upgrade = false, torch_backend = false;
+  std::string torch_backend_value;
+};
+
+// Where runs share one Python environment: a Dockerfile stage (with the runs of the stages
+// it builds on) or one file on the host.
+struct PkgEnv {
+  const ParsedFile* dockerfile = nullptr;
+  int stage = -1;
+  const Image* image = nullptr;  // resolved base image of the stage
+  std::vector<PkgRun> runs;
+};
+
+std::vector<PkgEnv> package_envs(const Project& p);
+// An exact pin (==, ===, hash, wheel URL) for `name` in the run, its constraint/override
+// files or inline specs, or a project lock file.
+bool run_pins(const Project& p, const PkgRun& run, const std::string& name);
+// The exact pin itself, when there is one in the run's members or constraints.
+const Requirement* run_pin(const PkgRun& run, const std::string& name);
 
 }  // namespace sc
