@@ -171,11 +171,14 @@ bool ScopedGlob::matches(const std::string& abs_path, const std::string& display
   return glob_match(pattern, abs_path.substr(b.size() + 1));
 }
 
-void assign_fingerprints(LintResult& r) {
+std::vector<std::string> fingerprints_relative_to(const LintResult& r, const std::string& base) {
   // primaryLocationLineHash-style: hash of rule, path and the flagged line's
   // whitespace-normalised text, plus the occurrence index of that triple.
+  // The path is the display path, or relative to `base` when given.
+  std::vector<std::string> out;
+  out.reserve(r.findings.size());
   std::map<std::string, int> seen;
-  for (auto& f : r.findings) {
+  for (const auto& f : r.findings) {
     std::string line;
     if (const ParsedFile* pf = r.project.find(f.loc.path)) {
       std::string_view l = pf->src.line(f.loc.range.line);
@@ -187,13 +190,26 @@ void assign_fingerprints(LintResult& r) {
         line += c;
       }
     }
-    std::string key = f.rule + '\x1f' + f.loc.path + '\x1f' + line;
+    std::string path = base.empty() ? f.loc.path : path_relative_to(r, f.loc.path, base);
+    std::string key = f.rule + '\x1f' + path + '\x1f' + line;
     uint64_t h = 1469598103934665603ull;
     for (unsigned char c : key) { h ^= c; h *= 1099511628211ull; }
     char hex[17];
     std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(h));
-    f.fingerprint = std::string(hex) + ":" + std::to_string(++seen[key]);
+    out.push_back(std::string(hex) + ":" + std::to_string(++seen[key]));
   }
+  return out;
+}
+
+std::string path_relative_to(const LintResult& r, const std::string& display, const std::string& base) {
+  std::string abs = abs_of(r.project, display);
+  std::string rel = fs::path(abs).lexically_relative(fs::path(base).lexically_normal()).generic_string();
+  return rel.empty() ? abs : rel;
+}
+
+void assign_fingerprints(LintResult& r) {
+  std::vector<std::string> fp = fingerprints_relative_to(r, "");
+  for (size_t i = 0; i < fp.size(); ++i) r.findings[i].fingerprint = fp[i];
 }
 
 LintResult run_lint(const LintOptions& opt) {
@@ -206,10 +222,23 @@ LintResult run_lint(const LintOptions& opt) {
   // common parent of the paths. Display paths (and SARIF URIs) are relative to it.
   std::string root = opt.root.empty() ? cwd : fs::absolute(opt.root, ec).lexically_normal().generic_string();
   if (opt.root.empty()) {
+    auto under = [](const std::string& a, const std::string& r) {
+      return a == r || starts_with(a, r == "/" ? "/" : r + "/");
+    };
+    std::vector<std::string> abs;
     for (auto& p : paths) {
       std::string a = fs::absolute(p, ec).lexically_normal().generic_string();
-      while (!(a == root || starts_with(a, root == "/" ? "/" : root + "/")) && root != "/")
-        root = fs::path(root).parent_path().generic_string();
+      if (a.size() > 1 && a.back() == '/') a.pop_back();
+      abs.push_back(a);
+    }
+    bool all_under_cwd = std::all_of(abs.begin(), abs.end(), [&](const std::string& a) { return under(a, cwd); });
+    if (!all_under_cwd) {
+      // common parent of the named paths (a named directory is its own root)
+      struct stat st;
+      root = abs[0];
+      if (stat(root.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) root = fs::path(root).parent_path().generic_string();
+      for (auto& a : abs)
+        while (!under(a, root) && root != "/") root = fs::path(root).parent_path().generic_string();
     }
   }
   if (root.size() > 1 && root.back() == '/') root.pop_back();
@@ -287,6 +316,7 @@ LintResult run_lint(const LintOptions& opt) {
   }
 
   res.project.link();
+  for (auto& n : res.project.notes) res.notifications.push_back(n);
 
   Collector col(opt);
   std::set<std::string> ran;
@@ -317,11 +347,13 @@ LintResult run_lint(const LintOptions& opt) {
   sort_findings(res.findings);
   assign_fingerprints(res);
   if (opt.baseline) {
-    size_t before = res.findings.size();
-    std::erase_if(res.findings, [&](const Finding& f) {
-      return f.suppressions.empty() && opt.baseline->count(f.fingerprint);
-    });
-    res.baselined = before - res.findings.size();
+    std::vector<std::string> keys = fingerprints_relative_to(res, opt.baseline_base);
+    std::vector<Finding> kept;
+    for (size_t i = 0; i < res.findings.size(); ++i) {
+      if (res.findings[i].suppressions.empty() && opt.baseline->count(keys[i])) ++res.baselined;
+      else kept.push_back(std::move(res.findings[i]));
+    }
+    res.findings = std::move(kept);
   }
   return res;
 }
