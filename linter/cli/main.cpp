@@ -152,6 +152,12 @@ bool resolve_config(const std::string& explicit_file, bool no_config, const std:
   return true;
 }
 
+// Absolute directory holding `file` (baselines key their paths to it).
+std::string abs_dir_of(const std::string& file) {
+  std::error_code ec;
+  return std::filesystem::absolute(file, ec).lexically_normal().parent_path().generic_string();
+}
+
 bool canonical_rules(const std::vector<std::string>& in, const char* flag, std::vector<std::string>& out) {
   std::vector<std::string> items;  // "G1,G9" and repeated flags (not CLI11's delimiter: it eats positionals)
   for (auto& s : in)
@@ -281,6 +287,7 @@ int main(int argc, char** argv) {
       return kExitError;
     }
     opt.baseline = std::move(bl.fingerprints);
+    opt.baseline_base = abs_dir_of(cfg.baseline.value);
   }
   if (!stdin_filename.empty()) {
     opt.stdin_text = std::string(std::istreambuf_iterator<char>(std::cin), {});
@@ -302,7 +309,7 @@ int main(int argc, char** argv) {
 
   if (!write_baseline.empty()) {
     std::ofstream bf(write_baseline);
-    if (bf) sc::write_baseline(res, bf);
+    if (bf) sc::write_baseline(res, bf, abs_dir_of(write_baseline));
     if (!bf) { std::cerr << "sparkcheck: cannot write " << write_baseline << "\n"; return kExitError; }
     size_t n = 0;
     for (auto& f : res.findings) n += f.suppressions.empty();

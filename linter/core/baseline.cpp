@@ -64,13 +64,15 @@ bool load_baseline(const std::string& file, Baseline& out, std::string& error) {
   return parse_baseline(text, file, out, error);
 }
 
-void write_baseline(const LintResult& r, std::ostream& out) {
+void write_baseline(const LintResult& r, std::ostream& out, const std::string& base_dir) {
   nlohmann::ordered_json list = nlohmann::ordered_json::array();
-  for (const auto& f : r.findings) {
+  std::vector<std::string> keys = fingerprints_relative_to(r, base_dir);
+  for (size_t i = 0; i < r.findings.size(); ++i) {
+    const Finding& f = r.findings[i];
     if (!f.suppressions.empty()) continue;
-    list.push_back({{"fingerprint", f.fingerprint},
+    list.push_back({{"fingerprint", keys[i]},
                     {"rule", f.rule},
-                    {"path", f.loc.path},
+                    {"path", base_dir.empty() ? f.loc.path : path_relative_to(r, f.loc.path, base_dir)},
                     {"line", f.loc.range.line},
                     {"message", f.message}});
   }

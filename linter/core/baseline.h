@@ -18,7 +18,8 @@ struct Baseline {
 bool load_baseline(const std::string& file, Baseline& out, std::string& error);
 // Parses baseline text (`file` is only used in messages).
 bool parse_baseline(const std::string& text, const std::string& file, Baseline& out, std::string& error);
-// Writes every unsuppressed finding of `r` (JSON, sorted, stable across runs).
-void write_baseline(const LintResult& r, std::ostream& out);
+// Writes every unsuppressed finding of `r` (JSON, sorted, stable across runs),
+// with fingerprints and paths relative to `base_dir` (the baseline file's directory).
+void write_baseline(const LintResult& r, std::ostream& out, const std::string& base_dir);
 
 }  // namespace sc

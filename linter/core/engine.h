@@ -42,6 +42,7 @@ struct LintOptions {
   bool inline_ignore = true;                     // honour `# sparkcheck: ignore[...]` comments
   bool allow_reasonless_suppressions = false;
   std::optional<std::set<std::string>> baseline; // fingerprints: matching findings are dropped
+  std::string baseline_base;                     // baseline fingerprints use paths relative to this dir
 };
 
 struct LintResult {
@@ -59,5 +60,11 @@ LintResult run_lint(const LintOptions& opt);
 // Fingerprint stable under line moves: rule + path + normalised text of the
 // flagged line + occurrence index of that text within the file.
 void assign_fingerprints(LintResult& r);
+// The same fingerprints (in r.findings order) with paths relative to `base`
+// (an absolute directory; empty = display paths). Baselines use the baseline
+// file's directory, so they match wherever sparkcheck is run from.
+std::vector<std::string> fingerprints_relative_to(const LintResult& r, const std::string& base);
+// A finding's display path made relative to `base`.
+std::string path_relative_to(const LintResult& r, const std::string& display, const std::string& base);
 
 }  // namespace sc

@@ -287,7 +287,7 @@ TEST_CASE("fingerprints survive moved lines, so baselines do too", "[baseline][e
   LintResult before = p.lint();
   REQUIRE(before.findings.size() == 1);
   std::ostringstream os;
-  write_baseline(before, os);
+  write_baseline(before, os, "");
   Baseline bl;
   std::string err;
   REQUIRE(parse_baseline(os.str(), "b.json", bl, err));

@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# The hooks in .pre-commit-hooks.yaml, run by Debian's real pre-commit against a
+# scratch git repository: a bad file fails the commit and shows the finding, a
+# suppressed one and a clean one pass. The hook repository is a local git clone
+# of this checkout's manifest and hook script (no network).
+. "$(dirname "$0")/lib.bash"
+command -v pre-commit >/dev/null || { echo "SKIP: pre-commit not installed (scripts/setup.sh --test)"; exit 77; }
+command -v git >/dev/null || { echo "SKIP: git not installed"; exit 77; }
+export HOME="$TMP/home" PRE_COMMIT_HOME="$TMP/pre-commit-home" GIT_CONFIG_NOSYSTEM=1
+export GIT_AUTHOR_NAME=test GIT_AUTHOR_EMAIL=test@example.com GIT_COMMITTER_NAME=test GIT_COMMITTER_EMAIL=test@example.com
+mkdir -p "$HOME"
+git config --global init.defaultBranch main
+git config --global protocol.file.allow always
+
+# the hook repository
+H="$TMP/hooks"
+mkdir -p "$H/scripts"
+cp "$SC_SOURCE_DIR/.pre-commit-hooks.yaml" "$H/"
+cp "$SC_SOURCE_DIR/scripts/pre-commit-hook.sh" "$H/scripts/"
+(cd "$H" && git init -q && git add -A && git commit -qm hooks) || { fail "hook repo"; finish; exit 1; }
+rev="$(git -C "$H" rev-parse HEAD)"
+
+# `sparkcheck-system` finds the binary on PATH; the script hooks get $SPARKCHECK
+mkdir -p "$TMP/bin"
+ln -s "$SPARKCHECK" "$TMP/bin/sparkcheck"
+export PATH="$TMP/bin:$PATH"
+
+U="$TMP/user"
+mkdir -p "$U"
+cd "$U" || exit 1
+git init -q
+cat > .pre-commit-config.yaml <<YAML
+repos:
+  - repo: $H
+    rev: $rev
+    hooks:
+      - id: sparkcheck
+      - id: sparkcheck-project
+      - id: sparkcheck-system
+YAML
+git add .pre-commit-config.yaml && git commit -qm "pre-commit config" --no-verify
+pre-commit install >/dev/null 2>&1; rc=$?
+check "pre-commit install" [ "$rc" -eq 0 ]
+
+# 1. a bad file fails the commit, with the finding in the output
+cat > accelerate.yaml <<'YAML'
+num_machines: 2
+parallelism_config:
+  parallelism_config_tp_size: 2
+YAML
+git add accelerate.yaml
+out="$(git commit -m bad 2>&1)"; rc=$?
+check "bad file: commit fails" [ "$rc" -ne 0 ]
+check "bad file: the finding is shown (path:line:col: level: [G10])" grep -Eq 'accelerate\.yaml:3:[0-9]+: error: \[G10\]' <<<"$out"
+check "bad file: each hook reported Failed" [ "$(grep -c 'Failed' <<<"$out")" -ge 3 ]
+check "bad file: nothing committed" bash -c '! git log --format=%s | grep -qx bad'
+[ "$rc" -ne 0 ] || echo "$out"
+
+# 2. the same finding, suppressed with a reason, passes
+cat > accelerate.yaml <<'YAML'
+num_machines: 2
+parallelism_config:
+  # sparkcheck: ignore[G10] -- benchmark of the ConnectX-7 link itself, TP=2 on purpose
+  parallelism_config_tp_size: 2
+YAML
+git add accelerate.yaml
+out="$(git commit -m suppressed 2>&1)"; rc=$?
+check "suppressed file: commit passes" [ "$rc" -eq 0 ]
+[ "$rc" -eq 0 ] || echo "$out"
+
+# 3. a suppression without a reason is refused (exit 2 from sparkcheck)
+printf 'num_machines: 2\nparallelism_config:\n  parallelism_config_tp_size: 2  # sparkcheck: ignore[G10]\n' > accelerate.yaml
+git add accelerate.yaml
+out="$(git commit -m reasonless 2>&1)"; rc=$?
+check "reasonless suppression: commit fails" [ "$rc" -ne 0 ]
+check "reasonless suppression: the error names file and line" grep -q 'accelerate.yaml:3:[0-9]*: error: \[suppression-missing-reason\]' <<<"$out"
+git reset -q --hard HEAD
+
+# 4. a clean file passes
+printf 'import torch\nprint(torch.cuda.is_available())\n' > train.py
+git add train.py
+out="$(git commit -m clean 2>&1)"; rc=$?
+check "clean file: commit passes" [ "$rc" -eq 0 ]
+check "clean file: hooks ran (Passed)" grep -q 'Passed' <<<"$out"
+[ "$rc" -eq 0 ] || echo "$out"
+finish
