@@ -161,8 +161,8 @@ class G1 : public Rule {
                           r.raw + " pins the environment to CUDA " + (mx % 10 == 9 && mx / 10 == 12 ? std::string("12.x")
                                                                                                    : cuda_text(mx)) +
                               (lv == Level::Error
-                                   ? ": no Blackwell (sm_120/sm_121) kernels for the Spark's GB10, and a CUDA 12 "
-                                     "runtime on a CUDA 13 host"
+                                   ? ": no Blackwell (sm_120/sm_121) kernels for the Spark's GB10, and a CUDA " +
+                                         std::to_string(mx / 10) + " runtime on a CUDA 13 host"
                                    : ": CUDA 12 builds run on the Spark only through sm_120 kernels and clash with "
                                      "CUDA 13 packages"),
                           "select CUDA 13: cuda-version>=13 (conda-forge), or the cu130 wheel index for pip", via(p, f)));

@@ -586,10 +586,7 @@ void derive_installs(FileFacts& f) {
     // Wrappers: sudo [-E -H], env [VAR=x], time, nohup, exec, command.
     while (i < a.size()) {
       std::string b = base_program(a[i]);
-      if (b == "sudo") {
-        ++i;
-        while (i < a.size() && starts_with(a[i].text, "-")) ++i;
-      } else if (b == "env") {
+      if (b == "sudo" || b == "env") {
         ++i;
         while (i < a.size() && (starts_with(a[i].text, "-") || a[i].text.find('=') != std::string::npos)) {
           size_t eq = a[i].text.find('=');
@@ -652,11 +649,12 @@ void derive_installs(FileFacts& f) {
     in.loc = c.loc;
     // Settings earlier in the same file/stage (ENV, ARG, export) apply to the command.
     for (const EnvSetting& e : f.env) {
-      if (e.stage != c.stage) continue;
+      if (conda || e.stage != c.stage) continue;
       if (e.loc.range.line >= c.loc.range.line && c.loc.range.valid()) continue;
       apply_env(in, e.name, e.value, e.loc);
     }
-    for (auto& [n, w] : envs) apply_env(in, n, w.text, w.loc);
+    if (!conda)
+      for (auto& [n, w] : envs) apply_env(in, n, w.text, w.loc);
     if (conda) parse_conda_args(c, start, in);
     else parse_pip_args(c, start, in);
     f.installs.push_back(std::move(in));

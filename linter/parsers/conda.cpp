@@ -1,0 +1,112 @@
+// conda environment files (environment.yml, env*.yml with a `dependencies:` key):
+// conda specs and channels, plus the nested `- pip:` list as pip requirements.
+#include <yaml-cpp/yaml.h>
+
+#include "core/registry.h"
+#include "parsers/config.h"
+#include "parsers/installs.h"
+
+namespace sc {
+namespace {
+
+// Location of a scalar from its yaml-cpp mark (byte offset) to the end of its text.
+Location scalar_loc(const SourceFile& src, const YAML::Node& n) {
+  const YAML::Mark m = n.Mark();
+  const std::string& t = src.text();
+  if (m.pos < 0 || static_cast<size_t>(m.pos) >= t.size()) return {src.path(), {}};
+  size_t b = static_cast<size_t>(m.pos), e = b;
+  if (t[b] == '"' || t[b] == '\'') {
+    e = t.find(t[b], b + 1);
+    e = e == std::string::npos ? t.size() : e + 1;
+  } else {
+    while (e < t.size() && t[e] != '\n' && t[e] != '\r' && !(t[e] == '#' && e > b && t[e - 1] == ' ')) ++e;
+    while (e > b && (t[e - 1] == ' ' || t[e - 1] == '\t')) --e;
+  }
+  return src.loc(b, e);
+}
+
+class CondaEnvParser : public Parser {
+ public:
+  FileKind kind() const override { return FileKind::CondaEnv; }
+  int priority() const override { return 10; }
+  bool accepts(const FileInfo& f) const override {
+    std::string n = lower(f.name);
+    bool yaml = ends_with(n, ".yml") || ends_with(n, ".yaml");
+    if (!yaml || starts_with(n, "conda-lock")) return false;
+    bool named = starts_with(n, "environment") || starts_with(n, "env");
+    // The engine classifies by name before reading; with content at hand, sniff it. A
+    // named file without a `dependencies:` key is parsed as a plain YAML config.
+    return named && (f.head.empty() || f.head.find("dependencies:") != std::string_view::npos);
+  }
+
+  void parse(const SourceFile& src, FileFacts& out, ParseDiag& diag) const override {
+    YAML::Node root;
+    try {
+      root = YAML::Load(src.text());
+    } catch (const YAML::Exception& e) {
+      int line = e.mark.line >= 0 ? e.mark.line + 1 : 1;
+      int col = e.mark.column >= 0 ? e.mark.column + 1 : 1;
+      diag.error(src.path(), {line, col, line, col + 1},
+                 src.path() + ":" + std::to_string(line) + ": YAML syntax error: " + e.msg);
+      return;
+    }
+    if (!root.IsMap() || !root["dependencies"]) {
+      yaml_entries(src, out.config, diag);
+      return;
+    }
+    Install conda;
+    conda.tool = Installer::CondaEnvFile;
+    conda.loc = {src.path(), {1, 1, 1, 1 + utf8_cols(src.line(1), src.line(1).size())}};
+    Install pip;
+    pip.tool = Installer::Pip;
+    bool have_pip = false;
+    if (root["channels"] && root["channels"].IsSequence())
+      for (const auto& c : root["channels"])
+        if (c.IsScalar()) conda.indexes.push_back({c.Scalar(), "conda-channel", scalar_loc(src, c)});
+    const YAML::Node deps = root["dependencies"];
+    if (deps && deps.IsSequence()) {
+      conda.loc = scalar_loc(src, deps);
+      for (const auto& d : deps) {
+        if (d.IsScalar()) {
+          Requirement r;
+          if (!parse_conda_spec(d.Scalar(), r)) continue;
+          r.loc = scalar_loc(src, d);
+          conda.packages.push_back(std::move(r));
+        } else if (d.IsMap() && d["pip"] && d["pip"].IsSequence()) {
+          have_pip = true;
+          pip.loc = scalar_loc(src, d);
+          for (const auto& p : d["pip"]) {
+            if (!p.IsScalar()) continue;
+            std::string s = trim(p.Scalar());
+            Location l = scalar_loc(src, p);
+            auto words = split(s, ' ');
+            if (starts_with(s, "-")) {
+              std::string opt = words[0], val = words.size() > 1 ? trim(s.substr(opt.size())) : "";
+              size_t eq = opt.find('=');
+              if (eq != std::string::npos) { val = opt.substr(eq + 1); opt = opt.substr(0, eq); }
+              if (opt == "-r" || opt == "--requirement") pip.requirement_files.push_back({val, l});
+              else if (opt == "-c" || opt == "--constraint") pip.constraint_files.push_back({val, l});
+              else if (opt == "-i" || opt == "--index-url") pip.indexes.push_back({val, "index-url", l});
+              else if (opt == "--extra-index-url") pip.indexes.push_back({val, "extra-index-url", l});
+              else if (opt == "-f" || opt == "--find-links") pip.indexes.push_back({val, "find-links", l});
+              else if (opt == "-e" || opt == "--editable") pip.editable_or_local = true;
+              continue;
+            }
+            Requirement r;
+            if (!parse_requirement(s, r)) continue;
+            r.loc = l;
+            pip.packages.push_back(std::move(r));
+          }
+        }
+      }
+    }
+    out.installs.push_back(std::move(conda));
+    if (have_pip) out.installs.push_back(std::move(pip));
+    ParseDiag ignored;
+    yaml_entries(src, out.config, ignored);
+  }
+};
+
+}  // namespace
+SPARKCHECK_PARSER(CondaEnvParser);
+}  // namespace sc
