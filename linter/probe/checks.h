@@ -1,0 +1,95 @@
+// The ten probe checks and the report writers (internal to linter/probe).
+#pragma once
+#include <map>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "probe/machine.h"
+#include "probe/probe.h"
+
+namespace sc::probe {
+
+enum class Verdict { Pass, Fail, Warn, Skip, Info };
+const char* verdict_name(Verdict v);  // "PASS" ...
+
+struct CheckResult {
+  explicit CheckResult(std::string i = "", Verdict v = Verdict::Skip, std::string m = "",
+                       nlohmann::json rd = nlohmann::json::object())
+      : id(std::move(i)), verdict(v), message(std::move(m)), readings(std::move(rd)) {}
+  std::string id;        // "G1"
+  Verdict verdict = Verdict::Skip;
+  std::string message;   // one line of evidence (or the reason for SKIP)
+  nlohmann::json readings = nlohmann::json::object();
+};
+
+// What every check may use; the expensive readings are taken once, lazily.
+class Context {
+ public:
+  Context(Machine& m, const ProbeOptions& o) : machine(m), opt(o) {}
+  Machine& machine;
+  const ProbeOptions& opt;
+  bool explicit_g5 = false;  // `probe G5` named on the command line
+
+  const GpuInfo& gpu();
+  bool gb10();                    // capability 12.1
+  bool has_capability();
+  std::string capability();       // "12.1" or "" when unknown
+  const PythonReport& python();   // the interpreter's report
+  bool python_ran() const { return py_.has_value(); }
+  const std::map<std::string, std::string>& env();
+  const std::vector<ProcInfo>& processes();
+  const std::map<std::string, std::string>& runtimes();
+  // Installed distribution version ("" when absent), keys lower-case with '-'.
+  std::string dist_version(const std::string& name);
+  const nlohmann::json& torch();  // python().data["torch"] or an empty object
+  std::string profile();          // "GB10", "other GPU (capability 9.0)", "no GPU readable"
+  // The largest shared objects of an installed distribution (from the report).
+  std::vector<std::string> shared_objects(const std::string& dist);
+  const KernelArches& kernel_arches(const std::string& so_path);  // cached cuobjdump
+
+ private:
+  std::optional<GpuInfo> gpu_;
+  std::optional<PythonReport> py_;
+  std::optional<std::map<std::string, std::string>> env_;
+  std::optional<std::vector<ProcInfo>> procs_;
+  std::optional<std::map<std::string, std::string>> runtimes_;
+  std::map<std::string, KernelArches> arches_;
+};
+
+CheckResult check_g1(Context& c);
+CheckResult check_g2(Context& c);
+CheckResult check_g3(Context& c);
+CheckResult check_g4(Context& c);
+CheckResult check_g5(Context& c);
+CheckResult check_g6(Context& c);
+CheckResult check_g7(Context& c);
+CheckResult check_g8(Context& c);
+CheckResult check_g9(Context& c);
+CheckResult check_g10(Context& c);
+
+// --- helpers shared by the checks ------------------------------------------
+// Compares dotted versions numerically ("2.10.0a0+x" -> 2.10.0): <0, 0, >0.
+int compare_versions(const std::string& a, const std::string& b);
+// Does a kernel built for `arch` ("sm_120", "sm_121a", "sm_120f"; ptx: a PTX
+// target) run on a device of capability major.minor?
+bool arch_runs_on(const std::string& arch, bool ptx, int major, int minor);
+std::string fmt(double v, int decimals = 1);
+std::string join(const std::vector<std::string>& v, const std::string& sep = ", ");
+
+// The probe itself, on any machine; the report goes to `out`.
+int run_probe_on(Machine& m, const ProbeOptions& opt, std::ostream& out, std::ostream& err);
+
+struct Report {
+  std::string hostname;
+  nlohmann::json host;               // profile, GPU, driver, interpreter
+  std::vector<CheckResult> results;
+};
+void write_text(const Report& r, std::ostream& out);
+void write_json(const Report& r, std::ostream& out);
+void write_sarif(const Report& r, std::ostream& out);
+
+}  // namespace sc::probe

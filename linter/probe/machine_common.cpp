@@ -1,0 +1,79 @@
+// Pieces both machines share: reading files below a root and scanning /proc.
+#include <dirent.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#include "probe/machine.h"
+
+namespace sc::probe {
+
+namespace {
+
+std::string join_root(const std::string& root, const std::string& path) {
+  if (root.empty() || root == "/") return path;
+  std::string r = root;
+  while (!r.empty() && r.back() == '/') r.pop_back();
+  return r + (path.empty() || path[0] != '/' ? "/" : "") + path;
+}
+
+std::vector<std::string> split_nul(const std::string& s) {
+  std::vector<std::string> out;
+  size_t start = 0;
+  while (start < s.size()) {
+    size_t end = s.find('\0', start);
+    if (end == std::string::npos) end = s.size();
+    out.push_back(s.substr(start, end - start));
+    start = end + 1;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::optional<std::string> read_below(const std::string& root_fs, const std::string& path) {
+  std::ifstream f(join_root(root_fs, path), std::ios::binary);
+  if (!f) return std::nullopt;
+  std::ostringstream ss;
+  ss << f.rdbuf();
+  if (f.bad()) return std::nullopt;
+  return ss.str();
+}
+
+std::vector<ProcInfo> scan_proc(const std::string& root_fs, int skip_pid) {
+  std::vector<ProcInfo> out;
+  std::string dir = join_root(root_fs, "/proc");
+  DIR* d = opendir(dir.c_str());
+  if (!d) return out;
+  while (dirent* e = readdir(d)) {
+    char* end = nullptr;
+    long pid = std::strtol(e->d_name, &end, 10);
+    if (!end || *end != '\0' || pid <= 0 || pid == skip_pid) continue;
+    auto cmd = read_below(root_fs, "/proc/" + std::string(e->d_name) + "/cmdline");
+    if (!cmd || cmd->empty()) continue;  // kernel threads and vanished processes
+    ProcInfo p;
+    p.pid = static_cast<int>(pid);
+    p.argv = split_nul(*cmd);
+    if (auto env = read_below(root_fs, "/proc/" + std::string(e->d_name) + "/environ")) {
+      std::map<std::string, std::string> m;
+      for (auto& kv : split_nul(*env)) {
+        size_t eq = kv.find('=');
+        if (eq != std::string::npos) m[kv.substr(0, eq)] = kv.substr(eq + 1);
+      }
+      p.env = std::move(m);
+    }
+    out.push_back(std::move(p));
+  }
+  closedir(d);
+  std::sort(out.begin(), out.end(), [](const ProcInfo& a, const ProcInfo& b) { return a.pid < b.pid; });
+  return out;
+}
+
+std::string default_python(const std::map<std::string, std::string>& env) {
+  auto it = env.find("VIRTUAL_ENV");
+  if (it != env.end() && !it->second.empty()) return it->second + "/bin/python";
+  return "python3";
+}
+
+}  // namespace sc::probe

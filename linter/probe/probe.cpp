@@ -1,0 +1,116 @@
+// run_probe: choose the checks, run them on a Machine, write the report.
+#include "probe/probe.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <fstream>
+#include <set>
+
+#include "probe/checks.h"
+
+namespace sc {
+
+namespace probe {
+
+namespace {
+
+using CheckFn = CheckResult (*)(Context&);
+struct Entry {
+  const char* id;
+  CheckFn fn;
+};
+const Entry kChecks[] = {{"G1", check_g1}, {"G2", check_g2}, {"G3", check_g3}, {"G4", check_g4}, {"G5", check_g5},
+                         {"G6", check_g6}, {"G7", check_g7}, {"G8", check_g8}, {"G9", check_g9}, {"G10", check_g10}};
+
+nlohmann::json host_json(Context& c) {
+  const auto& g = c.gpu();
+  nlohmann::json h = {{"hostname", c.machine.hostname()}, {"profile", c.profile()}};
+  nlohmann::json gpu = {{"nvml", g.nvml}, {"cuda_driver", g.cuda}};
+  if (!g.nvml) gpu["nvml_error"] = g.nvml_error;
+  if (!g.cuda) gpu["cuda_error"] = g.cuda_error;
+  if (!g.name.empty()) gpu["name"] = g.name;
+  if (!c.capability().empty()) gpu["capability"] = c.capability();
+  if (g.count > 0) gpu["count"] = g.count;
+  if (!g.driver_version.empty()) gpu["driver_version"] = g.driver_version;
+  if (g.cuda_driver_version > 0)
+    gpu["driver_cuda"] = std::to_string(g.cuda_driver_version / 1000) + "." + std::to_string((g.cuda_driver_version % 1000) / 10);
+  if (g.mem_total_gb > 0) gpu["memory_gb"] = g.mem_total_gb;
+  h["gpu"] = gpu;
+  return h;
+}
+
+}  // namespace
+
+int run_probe_on(Machine& m, const ProbeOptions& opt, std::ostream& out, std::ostream& err) {
+  if (opt.format != "text" && opt.format != "json" && opt.format != "sarif") {
+    err << "sparkcheck probe: unknown --format '" << opt.format << "' (text, json, sarif)\n";
+    return 2;
+  }
+  if (opt.sample_seconds < 0 || opt.sample_seconds > 3600 || opt.need_gb < 0) {
+    err << "sparkcheck probe: --sample-seconds must be 0..3600 and --need-gb not negative\n";
+    return 2;
+  }
+  std::set<std::string> wanted;
+  for (auto& raw : opt.checks) {
+    std::string id = raw;
+    for (auto& ch : id) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+    bool known = std::any_of(std::begin(kChecks), std::end(kChecks), [&](const Entry& e) { return id == e.id; });
+    if (!known) {
+      err << "sparkcheck probe: unknown check '" << raw << "' (G1..G10)\n";
+      return 2;
+    }
+    wanted.insert(id);
+  }
+  for (auto& f : opt.configs) {
+    std::ifstream probe_file(f);
+    if (!probe_file) {
+      err << "sparkcheck probe: --config " << f << ": cannot read the file\n";
+      return 2;
+    }
+  }
+  Context c(m, opt);
+  c.explicit_g5 = wanted.count("G5") > 0;
+  Report rep;
+  for (auto& e : kChecks) {
+    if (!wanted.empty() && !wanted.count(e.id)) continue;
+    rep.results.push_back(e.fn(c));
+  }
+  rep.hostname = m.hostname();
+  rep.host = host_json(c);
+  if (c.python_ran()) {
+    nlohmann::json py = {{"interpreter", c.python().interpreter}, {"ok", c.python().ok}};
+    if (!c.python().ok) py["error"] = c.python().error;
+    else if (c.python().data.contains("python")) py["version"] = c.python().data["python"];
+    rep.host["python"] = py;
+  }
+  std::ofstream file;
+  std::ostream* os = &out;
+  if (!opt.output.empty()) {
+    file.open(opt.output);
+    if (!file) {
+      err << "sparkcheck probe: cannot write " << opt.output << "\n";
+      return 2;
+    }
+    os = &file;
+  }
+  if (opt.format == "json") write_json(rep, *os);
+  else if (opt.format == "sarif") write_sarif(rep, *os);
+  else write_text(rep, *os);
+  bool fail = std::any_of(rep.results.begin(), rep.results.end(), [](const CheckResult& r) { return r.verdict == Verdict::Fail; });
+  return fail ? 1 : 0;
+}
+
+}  // namespace probe
+
+int run_probe(const ProbeOptions& opt, std::ostream& out, std::ostream& err) {
+  // SPARKCHECK_PROBE_FAKE=DIR replays a fixture (end-to-end tests);
+  // SPARKCHECK_PROBE_RECORD=DIR saves what a real run read as a fixture.
+  const char* fake = std::getenv("SPARKCHECK_PROBE_FAKE");
+  const char* record = std::getenv("SPARKCHECK_PROBE_RECORD");
+  std::unique_ptr<probe::Machine> m =
+      fake && *fake ? probe::make_fake_machine(fake) : probe::make_real_machine(opt.root_fs);
+  if (record && *record) m = probe::make_recording_machine(std::move(m), record);
+  return probe::run_probe_on(*m, opt, out, err);
+}
+
+}  // namespace sc
