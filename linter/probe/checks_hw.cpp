@@ -281,7 +281,8 @@ std::optional<Neighbour> classify(const ProcInfo& p) {
   if (exe == "vllm" || any_contains(p.argv, "vllm.entrypoints") || (py && any_contains(p.argv, "vllm"))) {
     n.kind = "vllm";
     cap_flag("--gpu-memory-utilization", "default 0.9; NGC notes it behaves like 1.0 on unified memory");
-  } else if (any_contains(p.argv, "sglang")) {
+  } else if (exe == "sglang" || any_contains(p.argv, "sglang.launch_server") ||
+             (py && p.argv.size() > 2 && p.argv[1] == "-m" && p.argv[2].rfind("sglang", 0) == 0)) {
     n.kind = "sglang";
     cap_flag("--mem-fraction-static", "sized automatically");
   } else if (exe == "ollama") {

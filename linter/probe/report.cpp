@@ -1,5 +1,6 @@
 // Probe report writers: text (one `GN VERDICT: evidence` line a check), JSON
 // and SARIF 2.1.0 (the machine as a logical location).
+#include <filesystem>
 #include <map>
 
 #include "core/rule_docs.h"
@@ -110,20 +111,38 @@ void write_sarif(const Report& r, std::ostream& out) {
       case Verdict::Info: res["kind"] = "informational"; res["level"] = "none"; break;
       case Verdict::Skip: res["kind"] = "notApplicable"; res["level"] = "none"; break;
     }
-    res["locations"] = json::array({{{"logicalLocations", json::array({{{"name", r.hostname},
-                                                                         {"fullyQualifiedName", fqn},
-                                                                         {"kind", "module"}}})}}});
+    json loc = {{"logicalLocations", json::array({{{"name", r.hostname}, {"fullyQualifiedName", fqn}, {"kind", "module"}}})}};
+    // A result backed by a file (a --config finding of G10) also points at
+    // that file, relative to the checkout; machine readings have no file.
+    if (c.readings.contains("findings") && !c.readings["findings"].empty()) {
+      const json& f = c.readings["findings"][0];
+      std::string path = f.value("path", std::string());
+      int line = f.value("line", 0);
+      if (!path.empty() && path[0] != '/' && path.find("..") != 0) {
+        json phys = {{"artifactLocation", {{"uri", uri_encode_path(path)}, {"uriBaseId", "%SRCROOT%"}}}};
+        if (line > 0) phys["region"] = {{"startLine", line}};
+        loc["physicalLocation"] = phys;
+      }
+    }
+    res["locations"] = json::array({loc});
     res["partialFingerprints"] = {{"probeCheck/v1", c.id + "@" + r.hostname}};
     res["properties"] = {{"verdict", verdict_name(c.verdict)}, {"readings", c.readings}};
     results.push_back(res);
   }
   bool fail = std::any_of(r.results.begin(), r.results.end(), [](const CheckResult& c) { return c.verdict == Verdict::Fail; });
+  bool physical = false;
+  for (auto& res : results) physical = physical || res["locations"][0].contains("physicalLocation");
   json run = {{"tool", {{"driver", t.driver}}},
               {"automationDetails", {{"id", "sparkcheck/probe/"}}},
               {"invocations", json::array({{{"executionSuccessful", true}, {"exitCode", fail ? 1 : 0}}})},
               {"logicalLocations", json::array({{{"name", r.hostname}, {"fullyQualifiedName", fqn}, {"kind", "module"}}})},
               {"results", results},
               {"properties", {{"host", r.host}}}};
+  if (physical) {
+    std::error_code ec;
+    auto cwd = std::filesystem::current_path(ec);
+    if (!ec) run["originalUriBaseIds"] = {{"%SRCROOT%", {{"uri", file_uri(cwd.string())}}}};
+  }
   json doc = {{"$schema", "https://json.schemastore.org/sarif-2.1.0.json"}, {"version", "2.1.0"}, {"runs", json::array({run})}};
   out << doc.dump(2) << "\n";
 }

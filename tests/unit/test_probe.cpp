@@ -449,6 +449,20 @@ TEST_CASE("probe G10: rendezvous environment and configs", "[probe][G10]") {
     CHECK((v == "FAIL" || v == "WARN" || v == "SKIP"));
     if (v == "SKIP") CHECK_THAT(r.message("G10"), Catch::Contains("no lint engine"));
     else CHECK_THAT(r.message("G10"), Catch::Contains("accelerate_tp.yaml"));
+    if (v != "SKIP") {
+      // A config given relative to the checkout gives the SARIF result a physical location.
+      std::string rel = "sparkcheck-probe-g10-test.yaml";
+      fs::copy_file(cfg, rel, fs::copy_options::overwrite_existing);
+      ProbeOptions so = only({"G10"});
+      so.configs = {rel};
+      so.format = "sarif";
+      json s = json::parse(text_of(fixture("gb10-healthy"), so));
+      fs::remove(rel);
+      auto& loc = s["runs"][0]["results"][0]["locations"][0];
+      CHECK(loc["physicalLocation"]["artifactLocation"]["uri"] == rel);
+      CHECK(loc["physicalLocation"]["region"]["startLine"].get<int>() > 0);
+      CHECK(s["runs"][0].contains("originalUriBaseIds"));
+    }
     fs::remove_all(dir);
   }
 }
