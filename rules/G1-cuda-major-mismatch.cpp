@@ -98,7 +98,7 @@ class G1 : public Rule {
     for (const auto& up : p.files) items(p, *up, sink);
     for (const auto& up : p.files)
       if (up->facts.kind == FileKind::Dockerfile) images(*up, sink);
-    for (const PkgEnv& env : package_envs(p)) environment(env, sink);
+    for (const PkgEnv& env : package_envs(p)) environment(p, env, sink);
     sink.flush(out);
   }
 
@@ -252,7 +252,24 @@ class G1 : public Rule {
     return e;
   }
 
-  static void environment(const PkgEnv& env, Sink& sink) {
+  // torch pinned to a CUDA build elsewhere: a constraints/override file or spec, or a lock file.
+  static bool cuda_torch_pinned(const Project& p, const PkgRun& run) {
+    auto cuda_local = [](const std::string& v) { return cuda_tag_value(v) > 0; };
+    if (const Requirement* r = run_pin(run, "torch"))
+      if (cuda_local(r->local_version)) return true;
+    for (auto& [v, l] : run.inline_constraints) {
+      Requirement r;
+      if (parse_requirement(v, r) && r.name == "torch" && cuda_local(r.local_version)) return true;
+    }
+    for (const auto& f : p.files) {
+      if (!f->facts.lockfile) continue;
+      auto it = f->facts.locked.find("torch");
+      if (it != f->facts.locked.end() && lower(it->second).find("+cu") != std::string::npos) return true;
+    }
+    return false;
+  }
+
+  static void environment(const Project& p, const PkgEnv& env, Sink& sink) {
     ImageCuda ic = env.image ? image_cuda(env.image->ref) : ImageCuda{};
     bool ngc = env.image && is_ngc_framework_image(env.image->ref);
     bool cuda12_image = ic.known && ic.major <= 12;
@@ -326,7 +343,7 @@ class G1 : public Rule {
             for (const IndexUrl& ix : run.indexes)
               if (cuda_of_url(ix.url) > 0) cuda_index = true;
             bool backend = run.torch_backend && lower(run.torch_backend_value) != "cpu";
-            if (!cuda_index && !backend)
+            if (!cuda_index && !backend && !cuda_torch_pinned(p, run))
               sink.add(make(Level::Warning, r.loc,
                             "torch from the default package index: on aarch64 (the Spark) that is a CPU-only build, so "
                             "torch.cuda.is_available() is False and training silently runs on the CPU",

@@ -71,7 +71,8 @@ class G9 : public Rule {
             const std::string& n = r.name;
             bool pinned = exact(r) || run_pins(p, run, n);
             std::string what = r.raw.empty() ? n : r.raw;
-            if ((n == "unsloth" || n == "unsloth-zoo") && !run.no_deps && !torch_pinned) {
+            bool unsloth = n == "unsloth" || n == "unsloth-zoo";
+            if (unsloth && !run.no_deps && !torch_pinned) {
               add(r.loc,
                   what + " installed with its dependencies: the resolver pulls torch, xformers, triton, transformers "
                          "and trl from PyPI, replacing the CUDA torch (on aarch64 with a CPU-only one) and drifting "
@@ -79,6 +80,7 @@ class G9 : public Rule {
                   "install the stack first with exact pins, then `pip install --no-deps unsloth unsloth_zoo`", rel);
               continue;
             }
+            if (unsloth && run.no_deps) continue;
             if (ngc) {
               if (run.no_deps || !torch_replacers().count(n)) continue;
               if (pinned && !run.upgrade) continue;
@@ -100,6 +102,8 @@ class G9 : public Rule {
                   "pin exact versions (==) with the CUDA build (torch==X+cu130 from the cu130 index), or use a lock "
                   "file / constraints file",
                   rel);
+            } else if (run.no_deps) {
+              continue;  // nothing re-resolves torch; the package itself is the user's choice
             } else if (!pinned && lower_bound_only(r) && torch_dependents().count(n)) {
               add(r.loc,
                   what + " has only a lower bound: the next release is installed without a test, and version "
