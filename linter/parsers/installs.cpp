@@ -289,8 +289,9 @@ ImageCuda image_cuda(std::string_view ref_in) {
     }
     return ic;
   }
-  // NGC monthly framework releases: YY.MM.
-  if (is_ngc_framework_image(ref)) {
+  // NGC monthly framework releases: YY.MM. (The NeMo framework container's CUDA per tag is
+  // not verified: it counts as an NGC framework image but its CUDA stays unknown.)
+  if (is_ngc_framework_image(ref) && !starts_with(ref, "nvcr.io/nvidia/nemo:")) {
     int yymm = std::stoi(tag.substr(0, 2)) * 100 + std::stoi(tag.substr(3, 2));
     struct Row { int from; int major, minor; };
     static const Row rows[] = {{2609, 13, 4}, {2606, 13, 3}, {2603, 13, 2}, {2601, 13, 1},

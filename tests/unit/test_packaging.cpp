@@ -410,3 +410,8 @@ TEST_CASE("pyproject and lock files", "[packaging]") {
   CHECK(l.lockfile);
   CHECK(l.locked["torch"] == "2.9.1+cu130");
 }
+
+TEST_CASE("NeMo framework tags: NGC, CUDA unknown", "[packaging]") {
+  CHECK(is_ngc_framework_image("nvcr.io/nvidia/nemo:24.07"));
+  CHECK_FALSE(image_cuda("nvcr.io/nvidia/nemo:24.07").known);
+}
