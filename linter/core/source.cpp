@@ -8,8 +8,23 @@ namespace sc {
 SourceFile::SourceFile(std::string display_path, std::string text)
     : path_(std::move(display_path)), text_(std::move(text)) {
   line_starts_.push_back(0);
-  for (size_t i = 0; i < text_.size(); ++i)
+  for (size_t i = 0; i < text_.size(); ++i) {
     if (text_[i] == '\n') line_starts_.push_back(i + 1);
+    if (static_cast<unsigned char>(text_[i]) >= 0x80) ascii_ = false;
+  }
+}
+
+int SourceFile::cols_in_line_(int l, std::string_view ln, size_t bytes) const {
+  bytes = std::min(bytes, ln.size());
+  if (ascii_) return static_cast<int>(bytes);
+  if (memo_line_ == l && memo_byte_ <= bytes) {
+    memo_cols_ += utf8_cols(ln.substr(memo_byte_), bytes - memo_byte_);
+  } else {
+    memo_cols_ = utf8_cols(ln, bytes);
+  }
+  memo_line_ = l;
+  memo_byte_ = bytes;
+  return memo_cols_;
 }
 
 std::string_view SourceFile::line(int line1) const {
@@ -37,8 +52,7 @@ Range SourceFile::map_(int vl, size_t vc, int vel, size_t vec) const {
                 static_cast<int>(real_bytes > m.real_line.size() ? real_bytes - m.real_line.size() : 0);
     } else {
       out_line = l;
-      std::string_view ln = line(l);
-      out_col = utf8_cols(ln, std::min(c, ln.size())) + 1;
+      out_col = cols_in_line_(l, line(l), c) + 1;
     }
   };
   Range r;

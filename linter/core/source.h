@@ -55,6 +55,12 @@ class SourceFile {
   std::string text_;
   std::vector<size_t> line_starts_;
   std::vector<LineMapEntry> line_map_;
+  bool ascii_ = true;  // all bytes < 0x80: columns are byte offsets + 1
+  // last column computed (line, byte, cols): makes left-to-right scans of long lines linear
+  mutable int memo_line_ = 0;
+  mutable size_t memo_byte_ = 0;
+  mutable int memo_cols_ = 0;
+  int cols_in_line_(int line, std::string_view ln, size_t bytes) const;
   Range map_(int vline, size_t vcol, int vend_line, size_t vend_col) const;
 };
 
