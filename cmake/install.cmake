@@ -3,6 +3,9 @@
 # Installs the binary, the README, and the docs (including the generated
 # docs/rules pages); nothing else.
 include(GNUInstallDirs)
+# `make install` / cpack package what is built; they do not rebuild every target
+# (unit tests, fuzzers) first.
+set(CMAKE_SKIP_INSTALL_ALL_DEPENDENCY TRUE)
 
 install(TARGETS sparkcheck RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT sparkcheck)
 install(FILES ${CMAKE_SOURCE_DIR}/README.md DESTINATION ${CMAKE_INSTALL_DOCDIR} COMPONENT sparkcheck)

@@ -15,6 +15,7 @@
 #include "core/rule_docs.h"
 #include "core/suppress.h"
 #include "output/output.h"
+#include "probe/probe.h"
 
 namespace {
 
@@ -242,6 +243,25 @@ int main(int argc, char** argv) {
   rule_cmd->add_option("--format", rule_format, "text (the rule's markdown), json, or markdown (the docs/rules page)")
       ->check(CLI::IsMember({"text", "json", "markdown"}));
 
+  // ---- probe ----
+  auto* probe_cmd = app.add_subcommand("probe", "Check the live machine (runtime checks, G1-G10)");
+  sc::ProbeOptions popt;
+  std::vector<std::string> probe_checks;
+  probe_cmd->add_option("checks", probe_checks, "Checks to run (G3 G5 ...); default: the standard set");
+  probe_cmd->add_option("--format,-f", popt.format, "text (default), json or sarif")
+      ->check(CLI::IsMember({"text", "json", "sarif"}));
+  probe_cmd->add_option("--output,-o", popt.output, "Write the report to FILE instead of stdout");
+  probe_cmd->add_option("--python", popt.python, "Python interpreter of the training environment (default: $VIRTUAL_ENV/bin/python, else python3)");
+  probe_cmd->add_option("--need-gb", popt.need_gb, "Memory the planned run needs, in GB (G3/G6)")->check(CLI::NonNegativeNumber);
+  probe_cmd->add_option("--sample-seconds", popt.sample_seconds, "How long to sample power/clocks/bandwidth (G4/G5)")
+      ->check(CLI::PositiveNumber);
+  probe_cmd->add_flag("--intrusive", popt.intrusive, "Allow checks that load the GPU or drop caches");
+  probe_cmd->add_flag("--force", popt.force, "Run even where the machine does not look like a DGX Spark");
+  probe_cmd->add_option("--config", popt.configs, "Training configs/launchers to check against the machine (G10); repeatable")
+      ->expected(1)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
+      ->allow_extra_args(false);
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -249,6 +269,18 @@ int main(int argc, char** argv) {
     return rc == 0 ? kExitClean : kExitError;
   }
 
+  if (*probe_cmd) {
+    std::vector<std::string> ids;
+    if (!canonical_rules(probe_checks, "probe", ids)) return kExitError;
+    for (auto& id : ids) {
+      if (id == sc::kUnusedSuppression) {
+        std::cerr << "sparkcheck: probe: " << id << " is not a runtime check\n";
+        return kExitError;
+      }
+    }
+    popt.checks = ids;
+    return sc::run_probe(popt, std::cout, std::cerr);
+  }
   if (*rules_cmd) return cmd_rules(rules_format);
   if (*rule_cmd) return cmd_rule(rule_id, rule_format);
   if (*config_cmd) {

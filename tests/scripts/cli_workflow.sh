@@ -134,4 +134,11 @@ check "github: message newline escaped as %0A" grep -q '%0AFix: ' <<<"$out"
 check "github: the overflow goes to the job summary table" bash -c 'grep -q "^| Level | Rule | Location | Message |" "$1" && [ "$(grep -c "^| error | G10" "$1")" -eq 5 ]' _ "$TMP/summary.md"
 out="$(cd "$P" && "$S" lint --format github odd)"
 check "github: file property escapes , % :" grep -q '^::error file=odd/a%2Cb%25c%3Ad.yaml,line=3' <<<"$out"
+
+# ---- probe command line (the checks themselves are tested with the probe) ----
+"$S" probe G42 >/dev/null 2>&1; rc=$?
+check "probe: unknown check exits 2" [ "$rc" -eq 2 ]
+"$S" probe --format nope >/dev/null 2>&1; rc=$?
+check "probe: unknown format exits 2" [ "$rc" -eq 2 ]
+check "probe: --help lists the options" bash -c '"$1" probe --help | grep -q -- "--need-gb" && "$1" probe --help | grep -q -- "--sample-seconds"' _ "$S"
 finish

@@ -155,7 +155,7 @@ TEST_CASE("pyproject.toml [tool.sparkcheck]", "[config]") {
   CHECK(has(error_of("[tool.sparkcheck\n", "/proj/pyproject.toml"), "invalid TOML"));
 }
 
-TEST_CASE("discovery walks up from the linted path; .sparkcheck.yaml beats pyproject", "[config]") {
+TEST_CASE("discovery walks up from the linted path, .sparkcheck.yaml before pyproject", "[config]") {
   fs::path d = fs::temp_directory_path() / "sc-config-find";
   fs::remove_all(d);
   fs::create_directories(d / "a" / "b");
