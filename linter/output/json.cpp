@@ -30,7 +30,10 @@ void write_json(const LintResult& r, std::ostream& out, const OutputOptions&) {
       j["related"].push_back(rj);
     }
     j["suppressed"] = !f.suppressions.empty();
-    if (!f.suppressions.empty()) j["justification"] = f.suppressions[0].justification;
+    if (!f.suppressions.empty()) {
+      j["justification"] = f.suppressions[0].justification;
+      j["suppression_kind"] = f.suppressions[0].kind;  // "inSource" (comment) or "external" (configuration)
+    }
     findings.push_back(j);
   }
   nlohmann::ordered_json notes = nlohmann::ordered_json::array();
@@ -40,6 +43,7 @@ void write_json(const LintResult& r, std::ostream& out, const OutputOptions&) {
                                 {"findings", findings},
                                 {"notifications", notes},
                                 {"files_linted", r.linted.size()},
+                                {"baselined", r.baselined},
                                 {"complete", r.complete}};
   out << doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
 }
