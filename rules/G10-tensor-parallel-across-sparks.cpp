@@ -1,5 +1,6 @@
 // G10: tensor parallelism > 1 on DGX Sparks (one GPU each) always crosses the
 // ConnectX-7 link. Training -> error (use FSDP/DDP); inference -> note.
+#include <algorithm>
 #include <set>
 
 #include "analysis/launch.h"
@@ -17,6 +18,7 @@ struct Hit {
   Location loc;
   std::string surface;  // "Megatron --tensor-model-parallel-size"
   Layout layout;        // what the surface itself says about nodes
+  long world = -1;      // GPUs the surface's parallel degrees need (TP x PP x DP x CP), -1 unknown
 };
 
 class TensorParallelRule : public Rule {
@@ -42,7 +44,15 @@ class TensorParallelRule : public Rule {
     // A launch that puts several GPUs on one node, or runs on one node, is a
     // multi-GPU server, not a pair of Sparks: TP stays inside the machine.
     if (h.layout.per_node > 1 || h.layout.nodes == 1) return;
-    if (!h.layout.known() && multi_gpu_project) return;
+    long world = std::max(h.world, h.tp);
+    // N nodes but more GPUs than nodes: several GPUs per node
+    if (h.layout.nodes >= 2 && h.layout.per_node < 0 && world > h.layout.nodes) return;
+    if (!h.layout.known()) {
+      // Degrees that need more than the two GPUs of a Spark pair: written for a
+      // multi-GPU server or cluster (on two Sparks it could not even start).
+      if (world > 2) return;
+      if (multi_gpu_project) return;
+    }
     Finding f;
     f.rule = "G10";
     f.loc = h.loc;
@@ -73,11 +83,28 @@ class TensorParallelRule : public Rule {
   static void commands(const Command& c, const Layout& file_layout, std::vector<Hit>& hits) {
     if (c.argv.empty()) return;
     Layout lay = merge(command_layout(c), file_layout);
+    long others = 1;  // the other parallel degrees on the same command line
+    for (auto flags : {std::initializer_list<std::string_view>{"--pipeline-model-parallel-size", "--pipeline_model_parallel_size"},
+                       {"--context-parallel-size", "--context_parallel_size"},
+                       {"--pipeline-parallel-size", "--pipeline_parallel_size", "-pp", "--pp-size", "--pp_size", "--pp"},
+                       {"--data-parallel-size", "--data_parallel_size", "-dp", "--dp-size", "--dp"},
+                       {"--parallelism.pipeline_parallel_degree"}, {"--parallelism.data_parallel_shard_degree"},
+                       {"--parallelism.data_parallel_replicate_degree"}, {"--parallelism.context_parallel_degree"},
+                       {"--parallelism_config_dp_shard_size"}, {"--parallelism_config_dp_replicate_size"},
+                       {"--parallelism_config_cp_size"}}) {
+      auto w = flag_value(c, flags);
+      if (w && w->resolved)
+        if (auto v = int_literal(w->text); v && *v > 1) others *= *v;
+    }
+    for (const auto& w : c.argv)
+      for (const char* k : {"pipeline_model_parallel_size=", "context_parallel_size="})
+        if (w.resolved && w.text.find(k) != std::string::npos && !starts_with(w.text, "-"))
+          if (auto v = int_literal(w.text.substr(w.text.find('=') + 1)); v && *v > 1) others *= *v;
     auto add = [&](Use u, std::initializer_list<std::string_view> flags, const std::string& surface) {
       auto w = flag_value(c, flags);
       if (!w || !w->resolved) return;
       auto v = int_literal(w->text);
-      if (v && *v > 1) hits.push_back({u, *v, w->loc, surface, lay});
+      if (v && *v > 1) hits.push_back({u, *v, w->loc, surface, lay, *v * others});
     };
     // Inference servers
     bool vllm = false;
@@ -116,7 +143,7 @@ class TensorParallelRule : public Rule {
       std::string k = w.text.substr(0, eq);
       if (k == "tensor_model_parallel_size" || ends_with(k, ".tensor_model_parallel_size"))
         if (auto v = int_literal(w.text.substr(eq + 1)); v && *v > 1)
-          hits.push_back({Use::Training, *v, w.loc, "NeMo " + k, lay});
+          hits.push_back({Use::Training, *v, w.loc, "NeMo " + k, lay, *v * others});
     }
   }
 
@@ -147,6 +174,16 @@ class TensorParallelRule : public Rule {
       lay.per_node = static_cast<int>(machines > 0 ? procs / machines : procs);
       if (!lay.where.range.valid()) lay.where = ploc;
     }
+    // The other training degrees in this file (their product with TP is the GPU count).
+    static const std::set<std::string> degree_keys = {
+        "parallelism_config_dp_shard_size", "parallelism_config_dp_replicate_size", "parallelism_config_cp_size",
+        "megatron_lm_pp_degree", "pipeline_model_parallel_size", "context_parallel_size", "dp_shard_size",
+        "dp_replicate_size", "sequence_parallel_degree", "pipeline_parallel_degree", "data_parallel_shard_degree",
+        "data_parallel_replicate_degree", "context_parallel_degree"};
+    long others = 1;
+    for (const auto& e : cfg)
+      if (e.scalar && degree_keys.count(e.key()) && (e.path.size() < 2 || e.path[0] != "vllm"))
+        if (auto v = int_literal(e.value); v && *v > 1) others *= *v;
     for (const auto& e : cfg) {
       if (!e.scalar || e.path.empty()) continue;
       auto v = int_literal(e.value);
@@ -154,7 +191,9 @@ class TensorParallelRule : public Rule {
       const std::string& k = e.key();
       std::string parent = e.path.size() >= 2 ? e.path[e.path.size() - 2] : "";
       std::string d = e.dotted();
-      auto hit = [&](Use u, const std::string& surface) { hits.push_back({u, *v, e.value_loc, surface, lay}); };
+      auto hit = [&](Use u, const std::string& surface) {
+        hits.push_back({u, *v, e.value_loc, surface, lay, u == Use::Training ? *v * others : *v});
+      };
       if (k == "parallelism_config_tp_size") hit(Use::Training, "accelerate parallelism_config_tp_size");
       else if (k == "megatron_lm_tp_degree") hit(Use::Training, "accelerate megatron_lm_tp_degree");
       else if (k == "autotp_size" && parent == "tensor_parallel") hit(Use::Training, "DeepSpeed tensor_parallel.autotp_size");
@@ -180,11 +219,16 @@ class TensorParallelRule : public Rule {
     for (const auto& c : py.calls) {
       const std::string& r = c.resolved;
       std::string last = r.substr(r.rfind('.') == std::string::npos ? 0 : r.rfind('.') + 1);
+      long others = 1;  // other degrees in the same call
+      for (const char* k : {"pipeline_parallel_size", "pipeline_model_parallel_size", "context_parallel_size",
+                            "data_parallel_size", "pp_size", "dp_size", "dp_shard_size", "dp_replicate_size", "cp_size"})
+        if (const PyArg* a = kwarg(c, k); a && a->is_literal)
+          if (auto v = int_literal(a->literal); v && *v > 1) others *= *v;
       auto lit = [&](std::string_view k, Use u, const std::string& surface) {
         const PyArg* a = kwarg(c, k);
         if (!a || !a->is_literal || a->kind != "integer") return;
         auto v = int_literal(a->literal);
-        if (v && *v > 1) hits.push_back({u, *v, a->loc, surface, none});
+        if (v && *v > 1) hits.push_back({u, *v, a->loc, surface, none, *v * others});
       };
       bool from_vllm = starts_with(r, "vllm.");
       bool from_trt = starts_with(r, "tensorrt_llm.");
@@ -204,7 +248,7 @@ class TensorParallelRule : public Rule {
     for (const auto& a : py.assigns) {
       if (!ends_with(a.target, ".tensor_model_parallel_size") || !a.is_literal) continue;
       auto v = int_literal(a.value);
-      if (v && *v > 1) hits.push_back({Use::Training, *v, a.loc, "NeMo " + a.target, none});
+      if (v && *v > 1) hits.push_back({Use::Training, *v, a.loc, "NeMo " + a.target, none, *v});
     }
   }
 
@@ -219,10 +263,16 @@ class TensorParallelRule : public Rule {
     }
     if (!names || !shape || !names->is_literal || names->kind != "tuple" || shape->kind != "tuple") return;
     if (names->items.size() != shape->items.size()) return;
+    long world = 1;
+    for (const auto& it : shape->items) {
+      auto v = int_literal(it);
+      if (!v) { world = -1; break; }
+      world *= *v;
+    }
     for (size_t i = 0; i < names->items.size(); ++i) {
       if (names->items[i] != "tp") continue;
       auto v = int_literal(shape->items[i]);
-      if (v && *v > 1) hits.push_back({Use::Training, *v, shape->loc, "init_device_mesh dimension \"tp\"", Layout{}});
+      if (v && *v > 1) hits.push_back({Use::Training, *v, shape->loc, "init_device_mesh dimension \"tp\"", Layout{}, world});
     }
   }
 };

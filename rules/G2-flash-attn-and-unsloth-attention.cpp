@@ -19,7 +19,11 @@ bool ngc_with_flash_attn(const Image* im) {
   return repo == "pytorch" || repo == "vllm" || repo == "sglang" || repo == "nemo" || repo == "tritonserver";
 }
 
-bool image_unknown(const Image* im) { return im && im->ref.find('$') != std::string::npos; }
+// An image sparkcheck cannot judge here: unresolved ARG, or a ROCm (AMD) image
+// whose flash-attn is a different build altogether.
+bool image_unknown(const Image* im) {
+  return im && (im->ref.find('$') != std::string::npos || lower(im->ref).find("rocm") != std::string::npos);
+}
 
 // A PEP 508 marker that keeps the requirement off aarch64 Linux.
 bool marker_excludes_aarch64(const std::string& marker) {
@@ -104,6 +108,8 @@ class FlashAttnRule : public Rule {
       for (const auto& r : in.packages) {
         if (r.name != "flash-attn") continue;
         if (marker_excludes_aarch64(r.marker) || prebuilt_aarch64(r, in)) continue;
+        // a wheel file is a binary: no source build (pip itself rejects a wrong-platform wheel)
+        if (lower(r.url + " " + r.raw).find(".whl") != std::string::npos) continue;
         if (in.tool == Installer::PyprojectDeps && optional_group(f, r)) continue;
         std::vector<Related> rel;
         if (f.facts.kind == FileKind::Dockerfile) {

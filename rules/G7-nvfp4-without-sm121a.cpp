@@ -1,6 +1,7 @@
 // G7: NVFP4 on a DGX Spark needs kernels built for the arch-specific target
 // sm_121a (12.1a); a plain 12.1 / sm_121 / "Blackwell" build compiles the native
 // FP4 conversion out.
+#include <algorithm>
 #include <cctype>
 #include <cstring>
 #include <set>
@@ -14,10 +15,23 @@ namespace {
 
 enum class Arch { None, Plain, Specific };
 
+std::string dir_of(const std::string& path) {
+  size_t k = path.rfind('/');
+  return k == std::string::npos ? std::string() : path.substr(0, k);
+}
+
+bool near_dirs(const std::string& a, const std::string& b) {
+  return a.empty() || b.empty() || a == b || starts_with(b, a + "/") || starts_with(a, b + "/");
+}
+
 struct Place {
+  Place(Location l, std::string w) : loc(std::move(l)), what(std::move(w)), dir(dir_of(loc.path)) {}
   Location loc;
   std::string what;
+  std::string dir;
 };
+
+bool near(const Place& a, const Place& b) { return near_dirs(a.dir, b.dir); }
 
 const std::set<std::string>& arch_vars() {
   static const std::set<std::string> v = {"TORCH_CUDA_ARCH_LIST", "FLASHINFER_CUDA_ARCH_LIST",
@@ -57,15 +71,46 @@ Arch classify(std::string_view text, bool named_archs) {
   return plain ? Arch::Plain : Arch::None;
 }
 
+// Does this word (a command argument, a config value, a string literal) name
+// NVFP4: a quantization value ("nvfp4", "modelopt_fp4", "w4a16_nvfp4"), a model id
+// ("nvidia/Qwen3-8B-NVFP4", NVIDIA's "nvidia/...-FP4"), a checkpoint directory or
+// an FP4 kernel source ("nvfp4_gemm.cu")? Prose, docs and output names are not uses.
 bool has_nvfp4_token(std::string_view word) {
   if (word.empty() || word.size() > 300) return false;
   for (char c : word)
-    if (std::isspace(static_cast<unsigned char>(c))) return false;  // prose, not an id or a flag value
+    if (std::isspace(static_cast<unsigned char>(c))) return false;
   std::string l = lower(word);
-  if (l.find("nvfp4") != std::string::npos || l == "modelopt_fp4" || l == "--quantization=modelopt_fp4") return true;
-  // NVIDIA names some NVFP4 checkpoints "-FP4": nvidia/Llama-3.3-70B-Instruct-FP4
-  if (starts_with(l, "nvidia/") && (ends_with(l, "-fp4") || l.find("-fp4-") != std::string::npos)) return true;
-  return false;
+  if (starts_with(l, "-")) {  // --quantization=modelopt_fp4
+    size_t eq = l.find('=');
+    if (eq == std::string::npos) return false;
+    l = l.substr(eq + 1);
+  }
+  while (!l.empty() && l.back() == '/') l.pop_back();
+  if (l == "modelopt_fp4" || l == "nvfp4_per_token") return true;
+  size_t slashes = std::count(l.begin(), l.end(), '/');
+  bool local = starts_with(l, "./") || starts_with(l, "../") || starts_with(l, "/") || starts_with(l, "~");
+  if (l.find("nvfp4") == std::string::npos) {
+    return slashes == 1 && starts_with(l, "nvidia/") && (ends_with(l, "-fp4") || l.find("-fp4-") != std::string::npos);
+  }
+  if (l.find("://") != std::string::npos) return false;  // URLs: docs, repositories
+  std::string last = l.substr(l.rfind('/') == std::string::npos ? 0 : l.rfind('/') + 1);
+  size_t dot = last.rfind('.');
+  if (dot != std::string::npos && dot > 0) {
+    std::string ext = last.substr(dot);
+    return ext == ".cu" || ext == ".cuh" || ext == ".gguf" || ext == ".safetensors";
+  }
+  if (slashes == 0) return true;          // a quantization value or a bare model name
+  if (slashes == 1 && !local) return true;  // a hub model id
+  return ends_with(last, "nvfp4");        // a local checkpoint directory "/models/Qwen3-8B-NVFP4"
+}
+
+// Config keys whose values name outputs, runs or documents, not what is loaded.
+bool naming_key(const std::string& k) {
+  static const std::set<std::string> names = {"output_dir", "hub_model_id", "run_name", "name", "title",
+                                              "description", "href", "file", "text", "output", "tag", "id",
+                                              "dataset_prepared_path", "save_path", "export_path"};
+  return names.count(k) || ends_with(k, "_dir") || starts_with(k, "wandb_") || starts_with(k, "mlflow_") ||
+         (ends_with(k, "_path") && k.find("model") == std::string::npos);
 }
 
 // Identifiers in Python code that select NVFP4 (ModelOpt, TensorRT-LLM,
@@ -86,16 +131,27 @@ class Nvfp4Rule : public Rule {
 
   void check(const Project& p, Reporter& out) const override {
     std::vector<Place> uses, plain, specific, builds;
+    std::vector<std::string> arch_dirs;  // directories whose files name architectures (any GPU)
     for (const auto& f : p.files) {
+      if (is_test_path(f->src.path())) continue;
       const FileFacts& ff = f->facts;
       for (const auto& e : ff.env) arch_setting(e.name, e.value, e.loc, plain, specific);
       for (const auto& c : ff.commands) command(c, uses, plain, specific, builds);
       for (const auto& e : ff.config) config(e, uses, plain, specific);
       python(*f, uses, plain, specific);
+      if (names_archs(ff)) arch_dirs.push_back(dir_of(f->src.path()));
     }
     if (uses.empty()) return;
-    const Place& first_use = uses.front();
+    // A monorepo of independent examples: a build and a use only meet when one's
+    // directory contains the other's (a root Dockerfile and src/quantize.py do).
+    auto use_near = [&](const Place& x) -> const Place* {
+      for (const auto& u : uses)
+        if (near(x, u)) return &u;
+      return nullptr;
+    };
     for (const auto& a : plain) {
+      const Place* u = use_near(a);
+      if (!u) continue;
       Finding fd;
       fd.rule = "G7";
       fd.level = Level::Warning;
@@ -108,12 +164,23 @@ class Nvfp4Rule : public Rule {
         fd.message += " (\"Blackwell\" expands to 10.0;10.3;12.0;12.1+PTX, with no a suffix)";
       fd.fix = "target 12.1a: TORCH_CUDA_ARCH_LIST=\"12.1a\", CMAKE_CUDA_ARCHITECTURES=121a, "
                "-gencode arch=compute_121a,code=sm_121a";
-      fd.related.push_back({first_use.loc, "NVFP4 used here: " + first_use.what});
+      fd.related.push_back({u->loc, "NVFP4 used here: " + u->what});
       out.report(std::move(fd));
     }
-    if (!plain.empty() || !specific.empty() || builds.empty()) return;
     std::set<std::pair<std::string, int>> seen;  // one finding per line
     for (const auto& u : uses) {
+      // Builds that name architectures (12.1 with or without a, or only other GPUs'):
+      // handled above, or not Spark builds at all.
+      bool named = false;
+      for (const auto& d : arch_dirs)
+        if (near_dirs(d, u.dir)) named = true;
+      for (const auto& x : plain) named = named || near(x, u);
+      for (const auto& x : specific) named = named || near(x, u);
+      if (named) continue;
+      std::vector<const Place*> near_builds;
+      for (const auto& b : builds)
+        if (near(b, u)) near_builds.push_back(&b);
+      if (near_builds.empty()) continue;
       if (!seen.insert({u.loc.path, u.loc.range.line}).second) continue;
       Finding fd;
       fd.rule = "G7";
@@ -125,13 +192,34 @@ class Nvfp4Rule : public Rule {
                    "on a DGX Spark (vllm-project/vllm PR #37725)";
       fd.fix = "build the kernels with TORCH_CUDA_ARCH_LIST=\"12.1a\" (CMake: CMAKE_CUDA_ARCHITECTURES=121a), "
                "or use a prebuilt NGC engine";
-      for (size_t i = 0; i < builds.size() && i < 3; ++i)
-        fd.related.push_back({builds[i].loc, "kernel build without a 12.1a target: " + builds[i].what});
+      for (size_t i = 0; i < near_builds.size() && i < 3; ++i)
+        fd.related.push_back({near_builds[i]->loc, "kernel build without a 12.1a target: " + near_builds[i]->what});
       out.report(std::move(fd));
     }
   }
 
  private:
+  // Does the file set an architecture list or pass nvcc/CMake arch flags (any GPU)?
+  static bool names_archs(const FileFacts& ff) {
+    for (const auto& e : ff.env)
+      if (arch_vars().count(e.name) && !e.value.empty()) return true;
+    for (const auto& e : ff.config) {
+      if (!e.scalar || e.value.empty()) continue;
+      if (arch_vars().count(e.key())) return true;
+      size_t eq = e.value.find('=');  // environment / build-arg lists: "TORCH_CUDA_ARCH_LIST=..."
+      if (eq != std::string::npos && arch_vars().count(trim(e.value.substr(0, eq)))) return true;
+    }
+    for (const auto& c : ff.commands) {
+      for (const auto& [n, w] : c.env)
+        if (arch_vars().count(n)) return true;
+      for (const auto& w : c.argv)
+        if (w.text.find("CUDA_ARCHITECTURES") != std::string::npos || w.text.find("ARCH_LIST=") != std::string::npos ||
+            starts_with(w.text, "-gencode") || starts_with(w.text, "-arch") || starts_with(w.text, "--gpu-architecture"))
+          return true;
+    }
+    return false;
+  }
+
   static void arch_setting(const std::string& name, const std::string& value, const Location& loc,
                            std::vector<Place>& plain, std::vector<Place>& specific) {
     if (!arch_vars().count(name)) return;
@@ -184,7 +272,11 @@ class Nvfp4Rule : public Rule {
     // Source builds of CUDA kernels
     bool pip = find_program(c, {"pip", "pip3", "uv"}) >= 0;
     if (pip && has_flag(c, {"--no-build-isolation"}))
-      builds.push_back({c.loc, "pip install --no-build-isolation"});
+      for (const auto& w : a)
+        if (compiles_cuda(w.text)) {
+          builds.push_back({c.loc, "pip install --no-build-isolation " + w.text});
+          break;
+        }
     for (size_t i = 0; i + 1 < a.size(); ++i)
       if (ends_with(a[i].text, "setup.py") &&
           std::set<std::string>{"install", "develop", "build_ext", "bdist_wheel", "build"}.count(a[i + 1].text))
@@ -197,6 +289,23 @@ class Nvfp4Rule : public Rule {
     }
   }
 
+  // A pip argument that builds CUDA code from source: a local tree, a VCS URL, an
+  // sdist, or a package whose source build compiles CUDA kernels.
+  static bool compiles_cuda(const std::string& w) {
+    if (w.empty() || w[0] == '-') return false;
+    if (w == "." || starts_with(w, "./") || starts_with(w, "../") || starts_with(w, "/") || starts_with(w, "~"))
+      return !ends_with(w, ".whl") && !ends_with(w, ".txt");
+    if (w.find("git+") != std::string::npos || ends_with(w, ".tar.gz") || ends_with(w, ".zip")) return true;
+    std::string n = lower(w.substr(0, w.find_first_of("=<>~![;@ ")));
+    for (char& ch : n)
+      if (ch == '_') ch = '-';
+    static const std::set<std::string> kernels = {"flash-attn", "flashinfer-python", "flashinfer", "vllm", "sglang",
+                                                  "sgl-kernel", "transformer-engine", "apex", "mamba-ssm",
+                                                  "causal-conv1d", "xformers", "tensorrt-llm", "deepspeed",
+                                                  "grouped-gemm", "fbgemm-gpu"};
+    return kernels.count(n.substr(0, n.find('['))) > 0;
+  }
+
   static void config(const ConfigEntry& e, std::vector<Place>& uses, std::vector<Place>& plain,
                      std::vector<Place>& specific) {
     if (!e.scalar) return;
@@ -205,7 +314,7 @@ class Nvfp4Rule : public Rule {
     // environment lists: ["TORCH_CUDA_ARCH_LIST=12.1", ...]
     if (size_t eq = e.value.find('='); eq != std::string::npos && !k.empty() && k[0] == '[')
       arch_setting(trim(e.value.substr(0, eq)), trim(e.value.substr(eq + 1)), e.value_loc, plain, specific);
-    if (has_nvfp4_token(e.value)) uses.push_back({e.value_loc, k + ": " + e.value});
+    if (!naming_key(k) && has_nvfp4_token(e.value)) uses.push_back({e.value_loc, k + ": " + e.value});
     else if (k == "VLLM_NVFP4_GEMM_BACKEND") uses.push_back({e.key_loc, k});
   }
 

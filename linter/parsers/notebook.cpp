@@ -219,10 +219,19 @@ class NotebookReader {
         continue;
       }
       size_t skip = 0;
+      // a line ending in a backslash continues on the next one (`!pip install \`)
+      auto continued = [&](size_t k) { return k + 1 < lines.size() && ends_with(trim(lines[k]), "\\"); };
       if (shell_magic(l, skip)) {
         std::string sh = blank(l.substr(0, skip)) + std::string(l.substr(skip));
-        run_shell(sh, {map[i]});
+        std::vector<SourceFile::LineMapEntry> m = {map[i]};
         py_lines.push_back(blank(l));
+        while (continued(i)) {
+          ++i;
+          sh += "\n" + std::string(lines[i]);
+          m.push_back(map[i]);
+          py_lines.push_back(blank(lines[i]));
+        }
+        run_shell(sh, m);
         continue;
       }
       std::string t = trim(l);
@@ -234,6 +243,7 @@ class NotebookReader {
         if (starts_with(rhs, "!") || starts_with(rhs, "%")) ipython = true;
       }
       py_lines.push_back(ipython ? blank(l) : std::string(l));
+      while (ipython && continued(i)) py_lines.push_back(blank(lines[++i]));
     }
     if (python) run_python(join(py_lines), map);
   }

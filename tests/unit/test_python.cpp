@@ -203,7 +203,7 @@ TEST_CASE("notebooks: cells as python and shell with .ipynb positions", "[notebo
       "  },\n"
       "  {\"cell_type\": \"code\", \"source\": \"m = FLM.from_pretrained('x',\\n    attn_implementation='sdpa')\"},\n"
       "  {\"cell_type\": \"code\", \"source\": [\"%%bash\\n\", \"vllm serve m --tensor-parallel-size 2\\n\"]},\n"
-      "  {\"cell_type\": \"code\", \"source\": [\"%%capture\\n\", \"!uv pip install x\\n\", \"import os\"]}\n"
+      "  {\"cell_type\": \"code\", \"source\": [\"%%capture\\n\", \"!uv pip install x \\\\\\n\", \"    y\\n\", \"import os\"]}\n"
       " ],\n"
       " \"metadata\": {\"kernelspec\": {\"language\": \"python\"}},\n"
       " \"nbformat\": 4\n"
@@ -216,6 +216,8 @@ TEST_CASE("notebooks: cells as python and shell with .ipynb positions", "[notebo
   REQUIRE(f.commands.size() == 4);
   CHECK(f.commands[3].argv[0].text == "uv");
   CHECK(f.commands[3].argv[0].loc.range.line == 16);
+  REQUIRE(f.commands[3].argv.size() == 5);
+  CHECK(f.commands[3].argv[4].text == "y");
   CHECK(f.commands[0].argv[0].text == "pip");
   CHECK(f.commands[0].context == "notebook");
   CHECK(f.commands[0].argv[0].loc.path == "nb/train.ipynb");
