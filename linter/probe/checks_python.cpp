@@ -288,6 +288,11 @@ CheckResult check_g7(Context& c) {
   } else {
     torch_part = c.python().ok ? "torch arch list unavailable" : "interpreter not interrogated (" + c.python().error + ")";
   }
+  if (!c.python().ok) {
+    r.verdict = Verdict::Info;
+    r.message = head + "; " + torch_part + (gb10 ? "; kernel targets not checked" : "; the sm_121a/NVFP4 question applies to GB10 only");
+    return r;
+  }
   if (torch_fail) {
     r.verdict = Verdict::Fail;
     r.message = head + ": " + torch_part + " (cu126 and older wheels carry no Blackwell code); install a cu130 build";

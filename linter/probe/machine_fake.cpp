@@ -102,7 +102,7 @@ class FakeMachine : public Machine {
     r.interpreter = interpreter;
     const json p = j_.value("python", json::object());
     r.ok = get_or(p, "ok", false);
-    r.error = get_or<std::string>(p, "error", r.ok ? "" : "could not run " + interpreter + ": No such file or directory");
+    r.error = get_or<std::string>(p, "error", r.ok ? "" : "No such file or directory");
     if (r.ok) r.data = p.value("data", json::object());
     return r;
   }

@@ -446,18 +446,18 @@ class RealMachine : public Machine {
     auto res = spawn_capture({interpreter, "-I", "-c", python_probe_script()}, cwd, kPythonTimeout);
     if (dir) rmdir(dir);
     if (!res.started) {
-      rep.error = "could not run " + interpreter + ": " + res.error;
+      rep.error = res.error;
       return rep;
     }
     if (res.timed_out) {
-      rep.error = interpreter + " did not answer within " + std::to_string(static_cast<int>(kPythonTimeout)) + " s (killed)";
+      rep.error = "no answer within " + std::to_string(static_cast<int>(kPythonTimeout)) + " s (killed)";
       return rep;
     }
     const std::string tag = "SPARKCHECK-JSON ";
     size_t at = res.out.rfind(tag);
     if (at == std::string::npos) {
       std::string tail = res.err.size() > 300 ? res.err.substr(res.err.size() - 300) : res.err;
-      rep.error = interpreter + " exited " + std::to_string(res.exit_code) + " without a report" +
+      rep.error = "exited " + std::to_string(res.exit_code) + " without a report" +
                   (tail.empty() ? "" : ": " + tail);
       return rep;
     }

@@ -54,7 +54,7 @@ SpawnResult spawn_capture(const std::vector<std::string>& argv, const std::strin
   close(out_pipe[1]);
   close(err_pipe[1]);
   if (rc != 0) {
-    r.error = argv[0] + ": " + std::strerror(rc);
+    r.error = std::strerror(rc);
     close(out_pipe[0]);
     close(err_pipe[0]);
     return r;

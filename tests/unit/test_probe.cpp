@@ -363,6 +363,11 @@ TEST_CASE("probe G7: kernel targets", "[probe][G7]") {
     CHECK(r.verdict("G7") == "PASS");
     CHECK_THAT(r.message("G7"), Catch::Contains("capability 12.1"));
   }
+  SECTION("capability known, interpreter missing: only a reading") {
+    auto r = run("h200", {{"python", {{"ok", false}, {"error", "No such file or directory"}}}}, o);
+    CHECK(r.verdict("G7") == "INFO");
+    CHECK_THAT(r.message("G7"), Catch::Contains("interpreter not interrogated"));
+  }
   SECTION("no capability at all") { CHECK(run("no-gpu", json::object(), o).verdict("G7") == "SKIP"); }
 }
 
