@@ -277,7 +277,9 @@ std::string find_config(const std::string& start) {
     if (fs::is_regular_file(py, ec)) {
       std::ifstream in(py);
       std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-      if (text.find("tool.sparkcheck") != std::string::npos) return py.generic_string();
+      // only a pyproject.toml with a [tool.sparkcheck...] table header counts
+      for (auto& line : split(text, '\n'))
+        if (starts_with(trim(line), "[tool.sparkcheck")) return py.generic_string();
     }
     if (!p.has_parent_path() || p.parent_path() == p) break;
     p = p.parent_path();

@@ -160,7 +160,7 @@ TEST_CASE("discovery walks up from the linted path, .sparkcheck.yaml before pypr
   fs::remove_all(d);
   fs::create_directories(d / "a" / "b");
   std::ofstream(d / "pyproject.toml") << "[tool.sparkcheck]\nfail-on = \"error\"\n";
-  std::ofstream(d / "a" / "pyproject.toml") << "[project]\nname = \"no sparkcheck table here\"\n";
+  std::ofstream(d / "a" / "pyproject.toml") << "# mentions tool.sparkcheck in a comment only\n[project]\nname = \"x\"\n";
   std::ofstream(d / "a" / "b" / "train.py") << "print(1)\n";
   CHECK(find_config((d / "a" / "b" / "train.py").string()) == (d / "pyproject.toml").generic_string());
   CHECK(find_config((d / "a" / "b").string()) == (d / "pyproject.toml").generic_string());
