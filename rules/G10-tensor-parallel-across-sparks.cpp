@@ -68,7 +68,7 @@ class TensorParallelRule : public Rule {
     } else {
       f.level = Level::Note;
       f.message = "tensor-parallel size " + tp + " (" + h.surface + ") spans " +
-                  (h.layout.nodes >= 2 ? std::to_string(h.layout.nodes) : std::string("several")) +
+                  (h.layout.nodes >= 2 ? std::to_string(h.layout.nodes) : std::string("two or more")) +
                   " Sparks (one GPU each): NVIDIA's vLLM and TensorRT-LLM playbooks do serve with TP=2 over two "
                   "Sparks, but field reports are mixed (hangs in vllm-project/vllm#41725 and #42354, slow "
                   "prefill), and vLLM advises pipeline parallelism between nodes without NVLink";
