@@ -3,6 +3,7 @@
 #include "core/project.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <functional>
 #include <set>
 
@@ -164,9 +165,14 @@ void Project::link() {
         } else if (in.tool == sc::Installer::RequirementsFile) {
           const ParsedFile* t = resolve(f, value);
           if (!t) {
+            std::error_code ec;
+            std::filesystem::path disk = std::filesystem::path(f.abs_path).parent_path() / value;
+            bool exists = !f.abs_path.empty() && std::filesystem::is_regular_file(disk, ec);
             notes.push_back({Level::Warning, f.src.path(), loc.range,
                              f.src.path() + ":" + std::to_string(loc.range.line) + ": included file '" + value +
-                                 "' was not found in the linted tree; its requirements were not checked",
+                                 (exists ? "' exists but is not linted as a requirements file (name it "
+                                           "requirements-*.txt or constraints*.txt); its requirements were not checked"
+                                         : "' was not found in the linted tree; its requirements were not checked"),
                              "missing-include"});
             continue;
           }

@@ -649,8 +649,15 @@ void derive_installs(FileFacts& f) {
     in.stage = c.stage;
     in.loc = c.loc;
     // Settings earlier in the same file/stage (ENV, ARG, export) apply to the command.
+    // ENV/ARG of the stage and of the stages it builds on (FROM <stage>).
+    std::set<int> chain = {c.stage};
+    for (int s = c.stage; s >= 0 && s < static_cast<int>(f.images.size()) && f.images[s].from_stage;) {
+      s = f.images[s].parent_stage;
+      if (!chain.insert(s).second) break;
+    }
     for (const EnvSetting& e : f.env) {
-      if (conda || e.stage != c.stage) continue;
+      if (conda || !chain.count(e.stage)) continue;
+      if (e.stage != c.stage && e.origin == "ARG") continue;  // ARGs do not cross stages
       if (e.loc.range.line >= c.loc.range.line && c.loc.range.valid()) continue;
       apply_env(in, e.name, e.value, e.loc);
     }

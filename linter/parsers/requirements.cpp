@@ -36,7 +36,9 @@ bool requirements_name(const FileInfo& f) {
   std::string n = lower(f.name);
   std::string p = lower(f.path);
   if (ends_with(n, ".txt")) {
-    if (n.find("requirements") != std::string::npos || starts_with(n, "constraints")) return true;
+    if (n.find("requirements") != std::string::npos || n.find("constraints") != std::string::npos ||
+        starts_with(n, "overrides"))
+      return true;
     // any *.txt inside a requirements/ directory
     return starts_with(p, "requirements/") || p.find("/requirements/") != std::string::npos;
   }

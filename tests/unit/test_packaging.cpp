@@ -415,3 +415,16 @@ TEST_CASE("NeMo framework tags: NGC, CUDA unknown", "[packaging]") {
   CHECK(is_ngc_framework_image("nvcr.io/nvidia/nemo:24.07"));
   CHECK_FALSE(image_cuda("nvcr.io/nvidia/nemo:24.07").known);
 }
+
+TEST_CASE("Dockerfile: ENV of a parent stage applies to installs in a child stage", "[packaging][dockerfile]") {
+  FileFacts f = parse_as("Dockerfile",
+                         "FROM nvidia/cuda:13.0.1-devel-ubuntu24.04 AS base\n"
+                         "ENV PIP_INDEX_URL=https://download.pytorch.org/whl/cu130\n"
+                         "ARG ONLY_HERE=1\n"
+                         "FROM base AS train\n"
+                         "RUN pip install torch==2.9.1\n");
+  REQUIRE(f.installs.size() == 1);
+  CHECK(f.installs[0].stage == 1);
+  REQUIRE(f.installs[0].indexes.size() == 1);
+  CHECK(f.installs[0].indexes[0].loc.range.line == 2);
+}
