@@ -157,6 +157,7 @@ CheckResult check_g4(Context& c) {
   }
   r.verdict = Verdict::Info;
   r.message = reading + (reasons_known ? "; no thermal or power throttle reason" : "; throttle reasons not reported") +
+              (c.gb10() ? "" : "; the ~100 W plateau pattern is GB10's and is not judged here") +
               (secs < 60 ? "; a short sample cannot show throttling under sustained load: sample during a run with "
                            "--sample-seconds 600"
                          : "");

@@ -11,6 +11,7 @@
 #include "probe/checks.h"
 #include "probe/machine.h"
 #include "probe/probe.h"
+#include "probe/spawn.h"
 
 using nlohmann::json;
 using sc::ProbeOptions;
@@ -580,4 +581,78 @@ TEST_CASE("probe: replay of the real H200 run", "[probe][h200-real]") {
   CHECK(b.verdict("G5") == "SKIP");
   CHECK_THAT(b.message("G5"), Catch::Contains("pid 508 9.1 GB"));
   CHECK(b.verdict("G6") == "PASS");  // 9.1 of 151 GB, no command line recorded: a small neighbour
+}
+
+// ---- the real machine's plumbing (no GPU needed) ----------------------------
+
+TEST_CASE("probe spawn: capture, exit code, timeout kill", "[probe][spawn]") {
+  using sc::probe::spawn_capture;
+  auto r = spawn_capture({"sh", "-c", "echo out; echo err >&2; exit 3"}, "", 10);
+  CHECK(r.started);
+  CHECK(r.out == "out\n");
+  CHECK(r.err == "err\n");
+  CHECK(r.exit_code == 3);
+  auto t = spawn_capture({"sh", "-c", "sleep 30"}, "", 0.3);
+  CHECK(t.timed_out);
+  auto n = spawn_capture({"/nonexistent/interpreter"}, "", 1);
+  CHECK_FALSE(n.started);
+  CHECK_THAT(n.error, Catch::Contains("No such file"));
+  auto cwd = spawn_capture({"pwd"}, "/", 5);
+  CHECK(cwd.out == "/\n");
+}
+
+TEST_CASE("probe real machine: interpreter run isolated, outside the project", "[probe][real]") {
+  namespace fs = std::filesystem;
+  auto dir = fs::temp_directory_path() / "sparkcheck-probe-interp";
+  fs::create_directories(dir);
+  auto interp = (dir / "fakepython").string();
+  {
+    std::ofstream f(interp);
+    // Prints the arguments and the working directory the probe gave it.
+    f << "#!/bin/sh\nprintf 'noise from an import banner\\n'\n"
+         "printf 'SPARKCHECK-JSON {\"python\": \"3.99\", \"argv1\": \"%s\", \"cwd\": \"%s\", \"torch\": {\"installed\": false}}\\n' "
+         "\"$1\" \"$(pwd)\"\n";
+  }
+  fs::permissions(interp, fs::perms::owner_all);
+  auto m = sc::probe::make_real_machine("/");
+  auto rep = m->python(interp);
+  REQUIRE(rep.ok);
+  CHECK(rep.data["argv1"] == "-I");
+  std::string cwd = rep.data["cwd"];
+  CHECK(cwd.find("sparkcheck-probe-") != std::string::npos);
+  CHECK(cwd.rfind(SC_SOURCE_DIR, 0) != 0);
+  CHECK_FALSE(fs::exists(cwd));  // the temporary directory is removed afterwards
+  auto missing = m->python((dir / "nope").string());
+  CHECK_FALSE(missing.ok);
+  CHECK_THAT(missing.error, Catch::Contains("No such file"));
+  fs::remove_all(dir);
+}
+
+TEST_CASE("probe real machine: the embedded script runs under python3 -I", "[probe][real]") {
+  auto which = sc::probe::spawn_capture({"python3", "-c", "print(1)"}, "", 20);
+  if (!which.started || which.exit_code != 0) {
+    WARN("python3 not available; embedded script not executed");
+    return;
+  }
+  auto m = sc::probe::make_real_machine("/");
+  auto rep = m->python("python3");
+  INFO(rep.error);
+  REQUIRE(rep.ok);
+  CHECK(rep.data.contains("python"));
+  CHECK(rep.data.contains("dists"));
+  CHECK(rep.data["torch"].contains("installed"));
+  CHECK(rep.data["flash_attn"].contains("installed"));
+}
+
+TEST_CASE("probe real machine: files read below --root", "[probe][real]") {
+  // The real machine on a fake root: /proc, markers and cmdlines come from the fixture tree.
+  ProbeOptions o = only({"G3", "G6", "G9"});
+  o.root_fs = fixture("gb10-throttling/root");
+  auto m = sc::probe::make_real_machine(o.root_fs);
+  std::ostringstream out, err;
+  sc::probe::run_probe_on(*m, o, out, err);
+  std::string s = out.str();
+  CHECK_THAT(s, Catch::Contains("G3 ") && Catch::Contains("page cache 67.1 GB"));
+  CHECK_THAT(s, Catch::Contains("vllm pid 2211") && Catch::Contains("ollama pid 3300"));
+  CHECK_THAT(s, Catch::Contains("G9 "));
 }
