@@ -100,11 +100,20 @@ class TensorParallelRule : public Rule {
       for (const char* k : {"pipeline_model_parallel_size=", "context_parallel_size="})
         if (w.resolved && w.text.find(k) != std::string::npos && !starts_with(w.text, "-"))
           if (auto v = int_literal(w.text.substr(w.text.find('=') + 1)); v && *v > 1) others *= *v;
+    // Expert parallelism: EP x expert-TP x PP GPUs at least
+    long expert = 1;
+    for (auto flags : {std::initializer_list<std::string_view>{"--expert-model-parallel-size", "--expert_model_parallel_size", "--ep-size", "--ep_size"},
+                       {"--expert-tensor-parallel-size", "--expert_tensor_parallel_size"},
+                       {"--pipeline-model-parallel-size", "--pipeline_model_parallel_size"}}) {
+      auto w = flag_value(c, flags);
+      if (w && w->resolved)
+        if (auto v = int_literal(w->text); v && *v > 1) expert *= *v;
+    }
     auto add = [&](Use u, std::initializer_list<std::string_view> flags, const std::string& surface) {
       auto w = flag_value(c, flags);
       if (!w || !w->resolved) return;
       auto v = int_literal(w->text);
-      if (v && *v > 1) hits.push_back({u, *v, w->loc, surface, lay, *v * others});
+      if (v && *v > 1) hits.push_back({u, *v, w->loc, surface, lay, std::max(*v * others, expert)});
     };
     // Inference servers
     bool vllm = false;
@@ -127,8 +136,14 @@ class TensorParallelRule : public Rule {
         add(Use::Inference, {"--vllm_tensor_parallel_size"}, "TRL --vllm_tensor_parallel_size");
     }
     // Training launchers and frameworks
-    add(Use::Training, {"--tensor-model-parallel-size", "--tensor_model_parallel_size"},
-        "Megatron --tensor-model-parallel-size");
+    // Megatron's flags also drive its inference and text-generation servers
+    bool megatron_inference = false;
+    for (const auto& w : c.argv)
+      if (w.resolved && (w.text.find("inference") != std::string::npos ||
+                         w.text.find("text_generation") != std::string::npos))
+        megatron_inference = true;
+    add(megatron_inference ? Use::Inference : Use::Training,
+        {"--tensor-model-parallel-size", "--tensor_model_parallel_size"}, "Megatron --tensor-model-parallel-size");
     add(Use::Training, {"--parallelism.tensor_parallel_degree", "--parallelism.tensor-parallel-degree"},
         "torchtitan --parallelism.tensor_parallel_degree");
     if (find_program(c, {"accelerate"}) >= 0) {
@@ -180,10 +195,16 @@ class TensorParallelRule : public Rule {
         "megatron_lm_pp_degree", "pipeline_model_parallel_size", "context_parallel_size", "dp_shard_size",
         "dp_replicate_size", "sequence_parallel_degree", "pipeline_parallel_degree", "data_parallel_shard_degree",
         "data_parallel_replicate_degree", "context_parallel_degree"};
-    long others = 1;
-    for (const auto& e : cfg)
-      if (e.scalar && degree_keys.count(e.key()) && (e.path.size() < 2 || e.path[0] != "vllm"))
-        if (auto v = int_literal(e.value); v && *v > 1) others *= *v;
+    long others = 1, expert = 1;
+    for (const auto& e : cfg) {
+      if (!e.scalar || (e.path.size() >= 2 && e.path[0] == "vllm")) continue;
+      auto v = int_literal(e.value);
+      if (!v || *v <= 1) continue;
+      if (degree_keys.count(e.key())) others *= *v;
+      if (e.key() == "expert_model_parallel_size" || e.key() == "expert_parallel_size" ||
+          e.key() == "expert_tensor_parallel_size")
+        expert *= *v;
+    }
     for (const auto& e : cfg) {
       if (!e.scalar || e.path.empty()) continue;
       auto v = int_literal(e.value);
@@ -192,7 +213,7 @@ class TensorParallelRule : public Rule {
       std::string parent = e.path.size() >= 2 ? e.path[e.path.size() - 2] : "";
       std::string d = e.dotted();
       auto hit = [&](Use u, const std::string& surface) {
-        hits.push_back({u, *v, e.value_loc, surface, lay, u == Use::Training ? *v * others : *v});
+        hits.push_back({u, *v, e.value_loc, surface, lay, u == Use::Training ? std::max(*v * others, expert) : *v});
       };
       if (k == "parallelism_config_tp_size") hit(Use::Training, "accelerate parallelism_config_tp_size");
       else if (k == "megatron_lm_tp_degree") hit(Use::Training, "accelerate megatron_lm_tp_degree");

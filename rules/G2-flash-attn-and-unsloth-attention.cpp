@@ -289,7 +289,7 @@ class FlashAttnRule : public Rule {
       if (!e.scalar || e.path.empty()) continue;
       std::string k = e.key(), v = lower(e.value);
       bool top_level = e.path.size() == 1;
-      if (k == "attn_implementation" && (v == "flash_attention_2" || v == "flash_attention_3"))
+      if (ends_with(k, "attn_implementation") && (v == "flash_attention_2" || v == "flash_attention_3"))
         out.report(fa2_finding(e.value_loc, "attn_implementation: " + e.value));
       else if (top_level && k == "flash_attention" && v == "true")
         out.report(fa2_finding(e.value_loc, "flash_attention: true"));
