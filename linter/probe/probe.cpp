@@ -80,7 +80,10 @@ int run_probe_on(Machine& m, const ProbeOptions& opt, std::ostream& out, std::os
   if (c.python_ran()) {
     nlohmann::json py = {{"interpreter", c.python().interpreter}, {"ok", c.python().ok}};
     if (!c.python().ok) py["error"] = c.python().error;
-    else if (c.python().data.contains("python")) py["version"] = c.python().data["python"];
+    else {
+      if (c.python().data.contains("python")) py["version"] = c.python().data["python"];
+      if (c.python().data.contains("executable")) py["executable"] = c.python().data["executable"];
+    }
     rep.host["python"] = py;
   }
   std::ofstream file;

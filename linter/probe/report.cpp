@@ -40,7 +40,13 @@ std::string host_line(const Report& r) {
     for (auto& p : parts) j += (j.empty() ? "" : ", ") + p;
     if (!j.empty()) s += " (" + j + ")";
   }
-  if (h.contains("python")) s += "; python " + h["python"].value("interpreter", std::string("?"));
+  if (h.contains("python")) {
+    const json& p = h["python"];
+    s += "; python " + p.value("interpreter", std::string("?"));
+    std::string exe = p.value("executable", std::string()), ver = p.value("version", std::string());
+    if (!exe.empty() && exe != p.value("interpreter", std::string())) s += " = " + exe;
+    if (!ver.empty()) s += " (" + ver + ")";
+  }
   return s;
 }
 
