@@ -123,10 +123,6 @@ void sort_findings(std::vector<Finding>& v) {
 
 // Severity overrides, inline suppressions, unused suppressions, per-file-ignores.
 void apply_policy(LintResult& res, const LintOptions& opt, const std::set<std::string>& ran) {
-  for (auto& f : res.findings) {
-    auto it = opt.severity.find(f.rule);
-    if (it != opt.severity.end()) f.level = it->second;
-  }
   auto per_file_ignored = [&](const std::string& display, const std::string& rule) -> const PerFileIgnore* {
     for (const auto& p : opt.per_file_ignores)
       if (p.rules.count(rule) && p.glob.matches(abs_of(res.project, display), display)) return &p;
@@ -150,6 +146,10 @@ void apply_policy(LintResult& res, const LintOptions& opt, const std::set<std::s
       for (auto& f : more) unused.push_back(std::move(f));
     }
     for (auto& f : unused) res.findings.push_back(std::move(f));
+  }
+  for (auto& f : res.findings) {
+    auto it = opt.severity.find(f.rule);
+    if (it != opt.severity.end()) f.level = it->second;
   }
   if (!opt.per_file_ignores.empty()) {
     for (auto& f : res.findings) {

@@ -49,6 +49,7 @@ r = [x for x in json.load(open(sys.argv[1]))["runs"][0]["results"] if x["ruleId"
 s = r[0]["suppressions"][0]
 assert s["kind"] == "external" and "pyproject.toml:5" in s["justification"], s
 PY
+if [ -x "$MULTITOOL" ]; then check "SARIF with external suppressions validates" sarif_validate "$TMP/pfi.sarif"; fi
 printf '[tool.sparkcheck]\nexclude = ["accelerate.yaml"]\n' > "$P/pyproject.toml"
 out="$(lint --format json)"; rc=$?
 check "exclude: file not linted, exit 0" bash -c '[ "$1" -eq 0 ] && python3 -c "import json,sys; assert json.loads(sys.argv[1])[\"files_linted\"] == 1" "$2"' _ "$rc" "$out"

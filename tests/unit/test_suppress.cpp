@@ -229,6 +229,10 @@ TEST_CASE("engine: inline suppressions, unused ones, --no-inline-ignore", "[supp
   LintResult a = p.lint(audit);
   CHECK(unsuppressed(a, "X1") == 2);
   CHECK(unsuppressed(a, kUnusedSuppression) == 0);
+  LintOptions louder;
+  louder.severity[kUnusedSuppression] = Level::Error;
+  for (auto& f : p.lint(louder).findings)
+    if (f.rule == kUnusedSuppression) CHECK(f.level == Level::Error);
   LintOptions quiet;
   quiet.ignore = {kUnusedSuppression};
   CHECK(unsuppressed(p.lint(quiet), kUnusedSuppression) == 0);
