@@ -347,6 +347,7 @@ LintResult run_lint(const LintOptions& opt) {
   sort_findings(res.findings);
   assign_fingerprints(res);
   if (opt.baseline) {
+    res.baseline_applied = true;
     std::vector<std::string> keys = fingerprints_relative_to(res, opt.baseline_base);
     std::vector<Finding> kept;
     for (size_t i = 0; i < res.findings.size(); ++i) {

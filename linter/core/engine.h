@@ -53,6 +53,7 @@ struct LintResult {
   bool complete = true;                   // false: the run could not finish (e.g. path missing)
   bool input_error = false;               // bad suppression comment (exit 2)
   size_t baselined = 0;                   // findings dropped because the baseline has them
+  bool baseline_applied = false;          // a baseline filtered this run (SARIF baselineState)
 };
 
 LintResult run_lint(const LintOptions& opt);

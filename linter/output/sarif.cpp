@@ -127,6 +127,7 @@ static void write_sarif(const LintResult& r, std::ostream& out, const OutputOpti
                  {"message", {{"text", text}}},
                  {"locations", ojson::array({{{"physicalLocation", phys(f.loc, r)}}})},
                  {"partialFingerprints", {{"primaryLocationLineHash", f.fingerprint}}}};
+    if (r.baseline_applied) res["baselineState"] = "new";  // baselined findings are not in the log
     if (!f.related.empty()) {
       ojson rel = ojson::array();
       int id = 1;

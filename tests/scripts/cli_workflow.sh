@@ -93,6 +93,9 @@ check "--baseline survives moved and re-indented lines" [ "$rc" -eq 0 ]
 check "--baseline: summary mentions it" grep -q '1 in the baseline' <<<"$out"
 mkdir -p "$P/second"; bad_yaml > "$P/second/accelerate.yaml"
 out="$(lint --baseline "$TMP/base.json" --format concise)"; rc=$?
+lint --baseline "$TMP/base.json" --format sarif:"$TMP/bl.sarif" >/dev/null
+check "--baseline: SARIF marks results baselineState new" grep -q '"baselineState": "new"' "$TMP/bl.sarif"
+if [ -x "$MULTITOOL" ]; then check "SARIF with baselineState validates" sarif_validate "$TMP/bl.sarif"; fi
 check "--baseline: a new finding is reported" bash -c '[ "$1" -eq 1 ] && grep -q "^second/accelerate.yaml:3" <<<"$2" && ! grep -q "^accelerate.yaml" <<<"$2"' _ "$rc" "$out"
 rm -r "$P/second"
 printf '{"version": 1, "findings": [\n  {"fingerprint": 12}\n' > "$TMP/broken.json"
