@@ -130,7 +130,9 @@ class FlashAttnRule : public Rule {
         fd.level = Level::Warning;
         fd.loc = r.loc.range.valid() ? r.loc : in.loc;
         fd.message =
-            "flash-attn installed with pip: there is no official linux_aarch64 wheel with sm_121 kernels "
+            std::string(in.tool == Installer::PyprojectDeps ? "flash-attn is a required dependency, so installing the project"
+                                                            : "flash-attn installed with pip") +
+            ": there is no official linux_aarch64 wheel with sm_121 kernels "
             "(Dao-AILab/flash-attention#1969), so pip falls back to building the sdist, and such builds have "
             "failed with \"kernel built for sm80-sm100, but running on sm121\"";
         fd.fix = "drop flash-attn and use attn_implementation=\"sdpa\", use an NGC container that ships it "
