@@ -331,6 +331,11 @@ int main(int argc, char** argv) {
   }
   std::vector<FormatSpec> specs;
   if (formats.empty()) formats.push_back("text");
+  if (!output.empty() && formats.size() > 1) {
+    std::cerr << "sparkcheck: --output goes with one --format; with several, write FORMAT:FILE (e.g. --format sarif:"
+              << output << ")\n";
+    return kExitError;
+  }
   for (auto& f : formats) {
     FormatSpec s;
     if (!parse_format(f, s)) {
