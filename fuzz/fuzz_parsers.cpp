@@ -3,6 +3,7 @@
 // deterministic mutation driver (fuzz_smoke.cpp) that ctest runs under g++.
 #include <cstddef>
 #include <cstdint>
+#include <new>
 #include <string>
 
 #include "core/registry.h"
@@ -28,6 +29,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   sc::ParseDiag diag;
   try {
     p->parse(src, facts, diag);
+  } catch (const std::bad_alloc&) {
+    throw;  // runaway memory is a bug, not a parse error
   } catch (...) {
     // parsers report problems through ParseDiag; the engine also guards
   }

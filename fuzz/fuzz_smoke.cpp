@@ -9,6 +9,7 @@
 #include <sstream>
 #include <string>
 #include <vector>
+#include <cstdlib>
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size);
 
@@ -32,6 +33,7 @@ int main(int argc, char** argv) {
   static const char* tokens[] = {"\\\n", "\"", "'", "[", "]", "{", "}", ":", "\n", "<<EOF\n", "${", "$(", "#", "=",
                                  "- ", "  ", "\t", "==", "+cu124", ";", ",", "\xc3\xa9"};
   size_t runs = 0;
+  const bool trace = std::getenv("SC_FUZZ_TRACE") != nullptr;
   for (size_t s = 0; s < seeds.size(); ++s) {
     for (int i = 0; i < iters; ++i) {
       std::string t = seeds[s];
@@ -46,8 +48,10 @@ int main(int argc, char** argv) {
         }
       }
       for (int k = 0; k < 12; ++k) {
+        if (trace) std::cerr << "seed " << s << " iter " << i << " kind " << k << "\n";
         std::string in(1, static_cast<char>(k));
         in += t;
+        if (trace) std::ofstream("fuzz-last-input.bin", std::ios::binary) << in;
         LLVMFuzzerTestOneInput(reinterpret_cast<const uint8_t*>(in.data()), in.size());
         ++runs;
       }

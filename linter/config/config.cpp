@@ -2,6 +2,8 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include "parsers/config.h"
+
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -313,6 +315,8 @@ Config parse_config(const std::string& text, const std::string& file) {
       root = from_toml(tbl);
     }
   } else {
+    int bad_line = 0;
+    if (!yaml_safe_for_yaml_cpp(text, &bad_line)) rd.fail(bad_line, "invalid YAML: a document cannot start with ','");
     try {
       root = from_yaml(YAML::Load(text), rd.file);
     } catch (const YAML::Exception& e) {

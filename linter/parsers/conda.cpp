@@ -41,6 +41,11 @@ class CondaEnvParser : public Parser {
 
   void parse(const SourceFile& src, FileFacts& out, ParseDiag& diag) const override {
     YAML::Node root;
+    int bad_line = 0;
+    if (!yaml_safe_for_yaml_cpp(src.text(), &bad_line)) {
+      yaml_entries(src, out.config, diag);  // reports the syntax error
+      return;
+    }
     try {
       root = YAML::Load(src.text());
     } catch (const YAML::Exception& e) {

@@ -1,6 +1,9 @@
 // YAML configs (training recipes, accelerate/axolotl/LLaMA-Factory/NeMo YAML).
 // yaml-cpp parses; value end positions are recovered from the source text.
+#include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/yaml.h>
+
+#include <sstream>
 
 #include "core/source.h"
 #include "parsers/config.h"
@@ -119,7 +122,52 @@ struct Walker {
 
 }  // namespace
 
+namespace {
+// Swallows events: used to count documents without building nodes.
+struct CountingHandler : YAML::EventHandler {
+  YAML::Mark last;
+  void OnDocumentStart(const YAML::Mark& m) override { last = m; }
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnAlias(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t, const std::string&) override {}
+  void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
+  void OnSequenceEnd() override {}
+  void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
+  void OnMapEnd() override {}
+};
+}  // namespace
+
+bool yaml_safe_for_yaml_cpp(const std::string& text, int* line_out) {
+  // yaml-cpp 0.7 never consumes a stray ',' at block level ("{}, x", "--- ,"):
+  // LoadAll then yields empty documents forever. Count documents with a
+  // null handler and stop once there are more than the text can hold.
+  size_t max_docs = 2;
+  for (size_t i = 0; i < text.size(); i = text.find('\n', i) == std::string::npos ? text.size() : text.find('\n', i) + 1)
+    if (text.compare(i, 3, "---") == 0 || text.compare(i, 3, "...") == 0) ++max_docs;
+  std::istringstream in(text);
+  YAML::Parser parser(in);
+  CountingHandler h;
+  size_t docs = 0;
+  try {
+    while (parser.HandleNextDocument(h))
+      if (++docs > max_docs) {
+        if (line_out) *line_out = h.last.line >= 0 ? h.last.line + 1 : 1;
+        return false;
+      }
+  } catch (const YAML::Exception&) {
+    return true;  // an ordinary syntax error: the real parse reports it
+  }
+  return true;
+}
+
 void yaml_entries(const SourceFile& src, std::vector<ConfigEntry>& out, ParseDiag& diag) {
+  int bad_line = 0;
+  if (!yaml_safe_for_yaml_cpp(src.text(), &bad_line)) {
+    diag.error(src.path(), {bad_line, 1, bad_line, 2},
+               "YAML syntax error: stray ',' outside a flow collection ([...] or {...})");
+    return;
+  }
   try {
     std::vector<YAML::Node> docs = YAML::LoadAll(src.text());
     Walker w{src, out};

@@ -3,6 +3,8 @@
 #include <toml++/toml.h>
 #include <yaml-cpp/yaml.h>
 
+#include "parsers/config.h"
+
 #include "core/registry.h"
 #include "parsers/installs.h"
 
@@ -32,6 +34,11 @@ class LockfileParser : public Parser {
     std::string path = src.path();
     std::string n = lower(path.substr(path.rfind('/') == std::string::npos ? 0 : path.rfind('/') + 1));
     if (yaml_lock(n)) {
+      int bad_line = 0;
+      if (!yaml_safe_for_yaml_cpp(src.text(), &bad_line)) {
+        diag.error(src.path(), {bad_line, 1, bad_line, 2}, "YAML syntax error: a document cannot start with ','");
+        return;
+      }
       try {
         YAML::Node root = YAML::Load(src.text());
         const YAML::Node pk = root["package"];

@@ -176,3 +176,22 @@ TEST_CASE("fingerprints survive moved lines") {
   CHECK(a.findings[0].loc.range.line != b.findings[0].loc.range.line);
   fs::remove_all(dir);
 }
+
+TEST_CASE("YAML with a stray ',' at block level is rejected before yaml-cpp (it would loop forever)") {
+  for (const char* t : {", a", "--- ,", "!!str ,", "&x ,", "a: 1\n--- ,\n", "# c\n\n,,", "{}, x", "[], x",
+                        "{\n \"cells\": [],\n \"m\": {}\n },\n \"n\": 5"}) {
+    INFO(t);
+    int line = 0;
+    CHECK_FALSE(yaml_safe_for_yaml_cpp(t, &line));
+    SourceFile f("x.yaml", t);
+    std::vector<ConfigEntry> es;
+    ParseDiag d;
+    yaml_entries(f, es, d);
+    REQUIRE(d.notes.size() == 1);
+    CHECK(d.notes[0].range.line == line);
+  }
+  for (const char* t : {"a: ,", "- ,", "a: [1, ,]", "[,]", "a,", "a: 1\n, b", "a: 1\n---\nb: 2\n...\n", ""}) {
+    INFO(t);
+    CHECK(yaml_safe_for_yaml_cpp(t, nullptr));
+  }
+}
