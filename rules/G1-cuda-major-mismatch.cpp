@@ -117,6 +117,21 @@ class G1 : public Rule {
 
   // Version tags on their own: wheel indexes, +cuXYZ local versions, conda CUDA pins.
   static void items(const Project& p, const ParsedFile& f, Sink& sink) {
+    // Index variables set but maybe not used by an install in the same file (ENV, export).
+    static const std::set<std::string> index_vars = {"PIP_INDEX_URL", "PIP_EXTRA_INDEX_URL", "PIP_FIND_LINKS",
+                                                     "UV_INDEX_URL", "UV_EXTRA_INDEX_URL", "UV_DEFAULT_INDEX",
+                                                     "UV_INDEX"};
+    for (const EnvSetting& e : f.facts.env) {
+      if (!index_vars.count(e.name)) continue;
+      for (auto& u : split(e.value, ' ')) {
+        int v = cuda_of_url(u);
+        if (v > 0 && v <= 126)
+          sink.add(make(Level::Error, e.loc,
+                        e.name + " points pip/uv at CUDA " + cuda_text(v) +
+                            " wheels: they carry no Blackwell (sm_120/sm_121) kernels for the Spark's GB10",
+                        kFixIndex));
+      }
+    }
     for (const Install& in : f.facts.installs) {
       for (const IndexUrl& ix : in.indexes) {
         int v = cuda_of_url(ix.url);

@@ -428,3 +428,16 @@ TEST_CASE("Dockerfile: ENV of a parent stage applies to installs in a child stag
   REQUIRE(f.installs[0].indexes.size() == 1);
   CHECK(f.installs[0].indexes[0].loc.range.line == 2);
 }
+
+TEST_CASE("Dockerfile: exec-form sh -c bodies are parsed as shell", "[packaging][dockerfile]") {
+  FileFacts f = parse_as("Dockerfile",
+                         "FROM python:3.12\n"
+                         "RUN [\"/bin/sh\", \"-c\", \"pip install --no-deps unsloth==2025.11.1\"]\n"
+                         "ENTRYPOINT [\"python\", \"-m\", \"pip\", \"install\", \"torch\"]\n");
+  REQUIRE(f.installs.size() == 2);
+  REQUIRE(f.installs[0].packages.size() == 1);
+  CHECK(f.installs[0].no_deps);
+  CHECK(f.installs[0].packages[0].loc.range.line == 2);
+  CHECK(f.installs[0].packages[0].loc.range.col == 46);
+  CHECK(f.installs[1].packages[0].name == "torch");
+}
