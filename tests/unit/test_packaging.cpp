@@ -3,6 +3,10 @@
 // derivation and the project links.
 #include <catch2/catch.hpp>
 
+#include <map>
+#include <set>
+
+#include "core/engine.h"
 #include "core/project.h"
 #include "core/registry.h"
 #include "parsers/installs.h"
@@ -440,4 +444,33 @@ TEST_CASE("Dockerfile: exec-form sh -c bodies are parsed as shell", "[packaging]
   CHECK(f.installs[0].packages[0].loc.range.line == 2);
   CHECK(f.installs[0].packages[0].loc.range.col == 46);
   CHECK(f.installs[1].packages[0].name == "torch");
+}
+
+namespace {
+// rule -> levels of its findings when linting one fixture case.
+std::map<std::string, std::set<std::string>> levels_of(const std::string& fixture) {
+  LintOptions opt;
+  std::string path = std::string(SC_SOURCE_DIR) + "/fixtures/" + fixture;
+  opt.paths = {path};
+  opt.root = path.substr(0, path.rfind('/'));
+  opt.no_ignore = true;
+  LintResult r = run_lint(opt);
+  std::map<std::string, std::set<std::string>> out;
+  for (auto& f : r.findings) out[f.rule].insert(level_name(f.level));
+  return out;
+}
+}  // namespace
+
+TEST_CASE("G1/G9 severities", "[packaging][rules]") {
+  using S = std::set<std::string>;
+  CHECK(levels_of("G1/requirements-cu124.txt")["G1"] == S{"error"});
+  CHECK(levels_of("G1/requirements-cu128-stack.txt")["G1"] == S{"warning"});
+  CHECK(levels_of("G1/ngc-24-12.Dockerfile")["G1"] == S{"error"});
+  CHECK(levels_of("G1/requirements-cu13-torch-cu12-lib.txt")["G1"] == S{"error"});
+  auto plain = levels_of("G1/plain-torch.sh");
+  CHECK(plain["G1"] == S{"warning"});
+  CHECK(plain["G9"] == S{"warning"});
+  CHECK(levels_of("G1/sgl-kernel.sh")["G1"] == S{"error"});
+  CHECK(levels_of("G1/cu13-on-cuda12-base.Dockerfile")["G1"] == S{"error", "warning"});
+  CHECK(levels_of("G1/ngc-cuda13-ok.Dockerfile").empty());
 }
