@@ -95,10 +95,11 @@ bool has_nvfp4_token(std::string_view word) {
   if (l.find("://") != std::string::npos) return false;  // URLs: docs, repositories
   std::string last = l.substr(l.rfind('/') == std::string::npos ? 0 : l.rfind('/') + 1);
   size_t dot = last.rfind('.');
-  if (dot != std::string::npos && dot > 0) {
-    std::string ext = last.substr(dot);
-    return ext == ".cu" || ext == ".cuh" || ext == ".gguf" || ext == ".safetensors";
-  }
+  std::string ext = dot == std::string::npos || dot == 0 ? std::string() : last.substr(dot + 1);
+  bool is_ext = !ext.empty() && ext.size() <= 12 && std::isalpha(static_cast<unsigned char>(ext[0])) &&
+                std::all_of(ext.begin(), ext.end(), [](char ch) { return std::isalnum(static_cast<unsigned char>(ch)); });
+  if (is_ext)  // "Llama-3.1-8B-NVFP4" has a dot but no extension
+    return ext == "cu" || ext == "cuh" || ext == "gguf" || ext == "safetensors";
   if (slashes == 0) return true;          // a quantization value or a bare model name
   if (slashes == 1 && !local) return true;  // a hub model id
   return ends_with(last, "nvfp4");        // a local checkpoint directory "/models/Qwen3-8B-NVFP4"
@@ -203,6 +204,8 @@ class Nvfp4Rule : public Rule {
   static bool names_archs(const FileFacts& ff) {
     for (const auto& e : ff.env)
       if (arch_vars().count(e.name) && !e.value.empty()) return true;
+    for (const auto& a : ff.python.assigns)
+      if (a.target.find("environ[") != std::string::npos && a.target.find("ARCH") != std::string::npos) return true;
     for (const auto& e : ff.config) {
       if (!e.scalar || e.value.empty()) continue;
       if (arch_vars().count(e.key())) return true;
@@ -331,8 +334,19 @@ class Nvfp4Rule : public Rule {
         else if (k == Arch::Specific) specific.push_back({loc, s});
       }
     }
-    for (const auto& a : py.assigns)  // os.environ-style module constants are not tracked; plain names are
-      if (arch_vars().count(a.target) && a.is_literal) arch_setting(a.target, a.value, a.loc, plain, specific);
+    // os.environ["TORCH_CUDA_ARCH_LIST"] = "12.1" / os.environ.setdefault("...", "12.1")
+    for (const auto& a : py.assigns) {
+      if (!a.is_literal) continue;
+      size_t b = a.target.find("environ[");
+      if (b != std::string::npos && ends_with(a.target, "]")) {
+        std::string var = a.target.substr(b + 8, a.target.size() - b - 9);
+        arch_setting(var, a.value, a.loc, plain, specific);
+      }
+    }
+    for (const auto& c : py.calls)
+      if ((ends_with(c.callee, "environ.setdefault") || ends_with(c.callee, "putenv")) && c.args.size() == 2 &&
+          c.args[0].is_literal && c.args[1].is_literal && c.args[0].keyword.empty())
+        arch_setting(c.args[0].literal, c.args[1].literal, c.args[1].loc, plain, specific);
     if (f.facts.kind == FileKind::Python || f.facts.kind == FileKind::Notebook) identifiers(f, uses);
   }
 

@@ -375,6 +375,12 @@ class PyWalker {
     TSNode left = ts_node_child_by_field_name(n, "left", 4);
     TSNode right = ts_node_child_by_field_name(n, "right", 5);
     std::string d = dotted(left);
+    if (d.empty() && is(left, "subscript")) {
+      // os.environ["NAME"] = value -> target "os.environ[NAME]"
+      std::string obj = dotted(ts_node_child_by_field_name(left, "value", 5));
+      Lit key = literal(ts_node_child_by_field_name(left, "subscript", 9));
+      if (!obj.empty() && key.is_literal && key.kind == "string") d = obj + "[" + key.text + "]";
+    }
     if (d.empty()) return;
     while (is(right, "assignment")) right = ts_node_child_by_field_name(right, "right", 5);  // a = b = x
     PyAssign pa;

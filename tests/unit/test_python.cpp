@@ -250,3 +250,11 @@ TEST_CASE("malformed notebooks give a clear notification", "[notebook]") {
   lint_as("old.ipynb", "{\"worksheets\": []}", d2);
   REQUIRE(d2.notes.size() == 1);
 }
+
+TEST_CASE("subscript assignments with a literal key", "[python]") {
+  auto f = py("import os\nos.environ[\"TORCH_CUDA_ARCH_LIST\"] = \"12.1\"\nd[k] = 1\n");
+  REQUIRE(f.assigns.size() == 1);
+  CHECK(f.assigns[0].target == "os.environ[TORCH_CUDA_ARCH_LIST]");
+  CHECK(f.assigns[0].resolved == "os.environ[TORCH_CUDA_ARCH_LIST]");
+  CHECK(f.assigns[0].value == "12.1");
+}
