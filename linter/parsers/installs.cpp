@@ -713,6 +713,13 @@ void fill_run(const Project& p, PkgRun& run,
     auto ct = cchildren.find(f);
     if (ct != cchildren.end()) run.constraint_files.insert(run.constraint_files.end(), ct->second.begin(), ct->second.end());
   }
+  for (const PkgMember& m : run.members)
+    for (const Requirement& r : m.install->packages)
+      if (exact(r)) run.exact_pins.emplace(r.name, &r);
+  for (const ParsedFile* cf : run.constraint_files)
+    for (const Install& ci : cf->facts.installs)
+      for (const Requirement& r : ci.packages)
+        if (exact(r)) run.exact_pins.emplace(r.name, &r);
 }
 
 }  // namespace
@@ -771,14 +778,8 @@ std::vector<PkgEnv> package_envs(const Project& p) {
 }
 
 const Requirement* run_pin(const PkgRun& run, const std::string& name) {
-  for (const PkgMember& m : run.members)
-    for (const Requirement& r : m.install->packages)
-      if (r.name == name && exact(r)) return &r;
-  for (const ParsedFile* cf : run.constraint_files)
-    for (const Install& in : cf->facts.installs)
-      for (const Requirement& r : in.packages)
-        if (r.name == name && exact(r)) return &r;
-  return nullptr;
+  auto it = run.exact_pins.find(name);
+  return it == run.exact_pins.end() ? nullptr : it->second;
 }
 
 bool run_pins(const Project& p, const PkgRun& run, const std::string& name) {

@@ -2,6 +2,7 @@
 // parsers and the G1/G9 rules: PEP 508 requirement parsing, conda specs,
 // install-command recognition and CUDA-version classification.
 #pragma once
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -72,6 +73,7 @@ struct PkgRun {
   std::vector<const ParsedFile*> constraint_files;                   // resolved -c/--override files
   bool no_deps = false, upgrade = false, torch_backend = false;
   std::string torch_backend_value;
+  std::map<std::string, const Requirement*> exact_pins;  // name -> exact pin in members/constraint files
 };
 
 // Where runs share one Python environment: a Dockerfile stage (with the runs of the stages
