@@ -474,3 +474,23 @@ TEST_CASE("G1/G9 severities", "[packaging][rules]") {
   CHECK(levels_of("G1/cu13-on-cuda12-base.Dockerfile")["G1"] == S{"error", "warning"});
   CHECK(levels_of("G1/ngc-cuda13-ok.Dockerfile").empty());
 }
+
+TEST_CASE("Dockerfile: <<- heredoc with a quoted delimiter, stdin heredoc not parsed as shell", "[packaging][dockerfile]") {
+  ParseDiag diag;
+  FileFacts f = parse_as("Dockerfile",
+                         "FROM python:3.12\n"
+                         "RUN <<-'END'\n"
+                         "\tpip install --no-deps peft==0.17.1\n"
+                         "\tEND\n"
+                         "RUN python3 <<EOF\n"
+                         "print('pip install torch')\n"
+                         "EOF\n"
+                         "RUN pip install accelerate==1.1.1\n",
+                         &diag);
+  CHECK(diag.notes.empty());
+  REQUIRE(f.installs.size() == 2);
+  CHECK(f.installs[0].packages[0].name == "peft");
+  CHECK(f.installs[0].packages[0].loc.range.line == 3);
+  CHECK(f.installs[1].packages[0].name == "accelerate");
+  CHECK(f.installs[1].packages[0].loc.range.line == 8);
+}
