@@ -35,6 +35,11 @@ std::string unquote_json(const std::string& s) {
   return r;
 }
 
+// Configs are small; data files (metrics, golden values) can hold millions of
+// values that no rule reads. Stop extracting after this many.
+constexpr size_t kMaxEntries = 100000;
+constexpr size_t kMaxChildren = 256;   // per object/array: enough for any config
+
 struct JsonWalker {
   const SourceFile& src;
   std::vector<ConfigEntry>& out;
@@ -51,10 +56,11 @@ struct JsonWalker {
     e.value_loc = loc(v);
     if (type == "object") {
       e.scalar = false;
-      if (!path.empty()) out.push_back(e);
-      uint32_t n = ts_node_named_child_count(v);
-      for (uint32_t i = 0; i < n; ++i) {
-        TSNode pair = ts_node_named_child(v, i);
+      if (!path.empty()) out.push_back(std::move(e));
+      // sibling walk: ts_node_named_child(i) is linear in i
+      size_t seen = 0;
+      for (TSNode pair = ts_node_named_child(v, 0); !ts_node_is_null(pair); pair = ts_node_next_named_sibling(pair)) {
+        if (out.size() >= kMaxEntries || ++seen > kMaxChildren) break;
         if (std::string(ts_node_type(pair)) != "pair") continue;
         TSNode k = ts_node_child_by_field_name(pair, "key", 3);
         TSNode val = ts_node_child_by_field_name(pair, "value", 5);
@@ -65,11 +71,10 @@ struct JsonWalker {
       }
     } else if (type == "array") {
       e.scalar = false;
-      if (!path.empty()) out.push_back(e);
-      uint32_t n = ts_node_named_child_count(v);
+      if (!path.empty()) out.push_back(std::move(e));
       uint32_t idx = 0;
-      for (uint32_t i = 0; i < n; ++i) {
-        TSNode c = ts_node_named_child(v, i);
+      for (TSNode c = ts_node_named_child(v, 0); !ts_node_is_null(c); c = ts_node_next_named_sibling(c)) {
+        if (out.size() >= kMaxEntries || idx >= kMaxChildren) break;
         if (std::string(ts_node_type(c)) == "comment") continue;
         path.push_back("[" + std::to_string(idx++) + "]");
         value(c, path, loc(c));
@@ -79,7 +84,7 @@ struct JsonWalker {
       std::string t = node_text(src, v);
       e.quoted = type == "string";
       e.value = e.quoted ? unquote_json(t) : t;
-      if (!path.empty()) out.push_back(e);
+      if (!path.empty()) out.push_back(std::move(e));
     }
     --depth;
   }
