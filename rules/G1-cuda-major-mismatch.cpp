@@ -152,6 +152,7 @@ class G1 : public Rule {
         }
       }
       for (const Requirement& r : in.packages) {
+        if (requirement_skips_aarch64(r)) continue;
         int v = cuda_tag_value(r.local_version);
         if (v > 0 && v < 130) {
           std::string what = r.raw.empty() ? r.name : r.raw;
@@ -214,9 +215,14 @@ class G1 : public Rule {
       if (!ic.known) continue;
       if (smoke_test_stage(df, im.stage)) continue;
       if (ic.ngc && ic.major < 13) {
+        bool pre_blackwell = ic.major < 12 || ic.minor <= 6;  // sm_120 arrived with CUDA 12.8
         sink.add(make(Level::Error, im.loc,
-                      im.ref + ": " + ic.how + "; NGC containers before 25.08 are built on CUDA 12 with a CUDA 12 "
-                      "PyTorch that does not target the Spark's GB10 (sm_121) and its CUDA 13 driver stack",
+                      im.ref + ": " + ic.how + "; NGC containers before 25.08 are CUDA 12 builds" +
+                          (pre_blackwell ? std::string(" with no Blackwell (sm_120/sm_121) kernels at all, so the GB10 "
+                                                       "cannot run their CUDA code")
+                                         : std::string(" that predate NVIDIA's DGX Spark (CUDA 13) support: the GB10 "
+                                                       "gets sm_120 kernels at best, and cu130 wheels added to the "
+                                                       "image fail (libcudart.so.13 missing)")),
                       "use nvcr.io/nvidia/pytorch:25.11-py3 or newer (25.08 is the first CUDA 13 release)"));
       } else if (ic.major < 12 || (ic.major == 12 && ic.minor >= 0 && ic.minor <= 6)) {
         sink.add(make(Level::Error, im.loc,
@@ -316,6 +322,7 @@ class G1 : public Rule {
       }
       for (const PkgMember& m : run.members) {
         for (const Requirement& r : m.install->packages) {
+          if (requirement_skips_aarch64(r)) continue;
           auto rel = related_for(m);
           Requirement rr = r;
           if (r.name != "sgl-kernel") rr.local_version.clear();

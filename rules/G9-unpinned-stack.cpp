@@ -64,6 +64,7 @@ class G9 : public Rule {
         bool torch_pinned = run_pins(p, run, "torch");
         for (const PkgMember& m : run.members) {
           for (const Requirement& r : m.install->packages) {
+            if (requirement_skips_aarch64(r)) continue;
             if (r.name.empty()) continue;
             std::vector<Related> rel;
             if (m.file != run.file) rel.push_back({run.install->loc, "installed by this command"});

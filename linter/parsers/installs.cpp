@@ -791,4 +791,24 @@ bool run_pins(const Project& p, const PkgRun& run, const std::string& name) {
   return p.has_lockfile_pin(name);
 }
 
+bool requirement_skips_aarch64(const Requirement& r) {
+  std::string m;
+  for (char c : lower(r.marker))
+    if (c != ' ' && c != '"' && c != '\'') m += c;
+  for (const char* x : {"platform_machine==x86_64", "platform_machine==amd64", "platform_machine!=aarch64",
+                        "platform_machine!=arm64", "x86_64==platform_machine", "aarch64!=platform_machine",
+                        "sys_platform==win32", "sys_platform==darwin", "platform_system==windows",
+                        "platform_system==darwin", "sys_platform!=linux"})
+    if (m.find(x) != std::string::npos) return true;
+  std::string u = lower(r.url);
+  if (ends_with(u, ".whl") || u.find(".whl#") != std::string::npos) {
+    bool arm = u.find("aarch64") != std::string::npos || u.find("arm64") != std::string::npos ||
+               u.find("-any.whl") != std::string::npos || u.find("-none-any") != std::string::npos;
+    bool other = u.find("x86_64") != std::string::npos || u.find("win_amd64") != std::string::npos ||
+                 u.find("macosx") != std::string::npos || u.find("amd64") != std::string::npos;
+    if (other && !arm) return true;
+  }
+  return false;
+}
+
 }  // namespace sc

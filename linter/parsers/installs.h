@@ -86,6 +86,9 @@ struct PkgEnv {
 };
 
 std::vector<PkgEnv> package_envs(const Project& p);
+// True when pip on aarch64 Linux (the Spark) never installs this requirement: a PEP 508
+// marker that needs x86_64/another OS, or a direct wheel URL built for another platform.
+bool requirement_skips_aarch64(const Requirement& r);
 // An exact pin (==, ===, hash, wheel URL) for `name` in the run, its constraint/override
 // files or inline specs, or a project lock file.
 bool run_pins(const Project& p, const PkgRun& run, const std::string& name);
