@@ -259,8 +259,8 @@ int main(int argc, char** argv) {
   probe_cmd->add_option("--need-gb", popt.need_gb, "Memory the planned run needs, in GB (G3/G6)")->check(CLI::NonNegativeNumber);
   probe_cmd->add_option("--sample-seconds", popt.sample_seconds, "How long to sample power/clocks/bandwidth (G4/G5)")
       ->check(CLI::PositiveNumber);
-  probe_cmd->add_flag("--intrusive", popt.intrusive, "Allow checks that load the GPU or drop caches");
-  probe_cmd->add_flag("--force", popt.force, "Run even where the machine does not look like a DGX Spark");
+  probe_cmd->add_flag("--intrusive", popt.intrusive, "Run the checks that load the GPU (G5 bandwidth copies); nothing else is changed");
+  probe_cmd->add_flag("--force", popt.force, "Run G5 even though other processes hold GPU memory (the reading is then skewed)");
   probe_cmd->add_option("--config", popt.configs, "Training configs/launchers to check against the machine (G10); repeatable")
       ->expected(1)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
