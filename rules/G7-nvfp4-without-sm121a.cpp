@@ -5,6 +5,7 @@
 #include <cctype>
 #include <cstring>
 #include <set>
+#include <tuple>
 
 #include "analysis/launch.h"
 #include "core/project.h"
@@ -150,9 +151,11 @@ class Nvfp4Rule : public Rule {
         if (near(x, u)) return &u;
       return nullptr;
     };
+    std::set<std::tuple<std::string, int, int>> reported;  // one finding per place
     for (const auto& a : plain) {
       const Place* u = use_near(a);
       if (!u) continue;
+      if (!reported.insert({a.loc.path, a.loc.range.line, a.loc.range.col}).second) continue;
       Finding fd;
       fd.rule = "G7";
       fd.level = Level::Warning;
@@ -246,10 +249,10 @@ class Nvfp4Rule : public Rule {
       if (!w.resolved) continue;
       const std::string& t = w.text;
       const Word* next = i + 1 < a.size() ? &a[i + 1] : nullptr;
-      // CMake / make variables: -DCMAKE_CUDA_ARCHITECTURES=121, -D X=Y, NVCC_GENCODE="..."
+      // CMake / make variables: -DCMAKE_CUDA_ARCHITECTURES=121, NVCC_GENCODE="..."; in "-D X=Y" the
+      // next word is read on its own turn (reading it here too reported the setting twice)
       std::string assign = t;
       if (starts_with(assign, "-D") && assign.size() > 2) assign = assign.substr(2);
-      else if (t == "-D" && next) assign = next->text;
       if (size_t eq = assign.find('='); eq != std::string::npos) {
         std::string var = assign.substr(0, eq);
         if (size_t colon = var.find(':'); colon != std::string::npos) var = var.substr(0, colon);  // -DX:STRING=
