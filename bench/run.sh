@@ -20,7 +20,7 @@ trap 'rm -rf "$CORPUS"' EXIT
 PYLIB="$(ls -d /usr/lib/python3.[0-9]* 2>/dev/null | head -1)"
 mkdir -p "$CORPUS/stdlib"
 (cd "$PYLIB" && find . -name '*.py' -not -path '*/site-packages/*' -not -path '*/dist-packages/*' -print0 \
-   | cpio -0 -pdm --quiet "$CORPUS/stdlib")
+   | xargs -0 cp --parents -t "$CORPUS/stdlib")
 for i in $(seq 1 40); do mkdir -p "$CORPUS/projects/p$i" && cp -r fixtures/. "$CORPUS/projects/p$i/"; done
 files=$(find "$CORPUS" -type f | wc -l)
 bytes=$(du -sb "$CORPUS" | cut -f1)

@@ -8,7 +8,9 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <atomic>
 #include <map>
+#include <thread>
 
 #include "core/registry.h"
 #include "core/suppress.h"
@@ -266,7 +268,20 @@ LintResult run_lint(const LintOptions& opt) {
     });
   }
 
-  for (auto& wf : files) {
+  // Phase 1 (in order): classify and read each file once.
+  struct Job {
+    const WalkedFile* wf = nullptr;
+    const Parser* parser = nullptr;
+    std::string text;
+    std::vector<Notification> notes;
+    std::unique_ptr<ParsedFile> pf;
+    bool parse = false;
+  };
+  std::vector<Job> jobs(files.size());
+  for (size_t i = 0; i < files.size(); ++i) {
+    const WalkedFile& wf = files[i];
+    Job& job = jobs[i];
+    job.wf = &wf;
     FileInfo info{wf.display, base_name(wf.display), {}};
     const Parser* parser = parser_for(info);
     std::string head;
@@ -289,30 +304,53 @@ LintResult run_lint(const LintOptions& opt) {
     }
     if (!parser) {
       if (wf.explicit_arg)
-        res.notifications.push_back({Level::Warning, wf.display, {}, "not linted: sparkcheck has no parser for this kind of file", "unknown-kind"});
+        job.notes.push_back({Level::Warning, wf.display, {}, "not linted: sparkcheck has no parser for this kind of file", "unknown-kind"});
       continue;
     }
-    std::string text;
-    if (opt.stdin_text) text = *opt.stdin_text;
-    else if (!read_file(wf, opt.max_file_bytes, text, res.notifications)) continue;
+    job.parser = parser;
+    if (opt.stdin_text) job.text = *opt.stdin_text;
+    else if (!read_file(wf, opt.max_file_bytes, job.text, job.notes)) continue;
+    job.parse = true;
+  }
 
+  // Phase 2 (parallel): parse. Parsers are stateless; each job owns its output.
+  auto parse_job = [](Job& job) {
+    const WalkedFile& wf = *job.wf;
     auto pf = std::make_unique<ParsedFile>();
     pf->abs_path = wf.abs;
-    bool crlf = text.find("\r\n") != std::string::npos;
-    pf->src = SourceFile(wf.display, std::move(text));
-    pf->facts.kind = parser->kind();
+    bool crlf = job.text.find("\r\n") != std::string::npos;
+    pf->src = SourceFile(wf.display, std::move(job.text));
+    pf->facts.kind = job.parser->kind();
     ParseDiag diag;
     try {
-      parser->parse(pf->src, pf->facts, diag);
+      job.parser->parse(pf->src, pf->facts, diag);
       if (derive_installs) derive_installs(pf->facts);
     } catch (const std::exception& e) {
       diag.error(wf.display, {}, std::string("internal error while parsing: ") + e.what(), "internal-error");
     }
     if (crlf && (pf->facts.kind == FileKind::Shell))
       diag.notes.push_back({Level::Warning, wf.display, {}, "CRLF line endings: bash reads the carriage returns as part of each command ($'\\r': command not found); convert to LF", "crlf"});
-    for (auto& n : diag.notes) res.notifications.push_back(std::move(n));
-    res.linted.push_back(wf.display);
-    res.project.files.push_back(std::move(pf));
+    for (auto& n : diag.notes) job.notes.push_back(std::move(n));
+    job.pf = std::move(pf);
+  };
+  size_t n_threads = opt.jobs > 0 ? opt.jobs : std::max(1u, std::min(8u, std::thread::hardware_concurrency()));
+  if (jobs.size() < 16) n_threads = 1;
+  std::atomic<size_t> next{0};
+  auto worker = [&] {
+    for (size_t i; (i = next.fetch_add(1)) < jobs.size();)
+      if (jobs[i].parse) parse_job(jobs[i]);
+  };
+  std::vector<std::thread> pool;
+  for (size_t t = 1; t < n_threads; ++t) pool.emplace_back(worker);
+  worker();
+  for (auto& th : pool) th.join();
+
+  // Phase 3 (in order): collect.
+  for (auto& job : jobs) {
+    for (auto& n : job.notes) res.notifications.push_back(std::move(n));
+    if (!job.pf) continue;
+    res.linted.push_back(job.wf->display);
+    res.project.files.push_back(std::move(job.pf));
   }
 
   res.project.link();

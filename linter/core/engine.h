@@ -35,6 +35,7 @@ struct LintOptions {
   std::set<std::string> ignore;
   std::vector<std::string> exclude;   // glob patterns on display paths
   size_t max_file_bytes = 10u * 1024 * 1024;  // larger files are skipped with a notification
+  size_t jobs = 0;                    // parser threads; 0 = one per core (at most 8)
   // ---- configuration (linter/config), suppressions and baseline ----
   std::vector<ScopedGlob> exclude_scoped;        // config `exclude`; applied to named files too
   std::vector<PerFileIgnore> per_file_ignores;   // matching findings are suppressed ("external")
