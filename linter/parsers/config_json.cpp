@@ -2,6 +2,7 @@
 // which keeps exact positions and recovers from errors.
 #include <tree_sitter/api.h>
 
+#include <cstring>
 #include <memory>
 
 #include "core/source.h"
@@ -124,11 +125,23 @@ void json_entries(const SourceFile& src, std::vector<ConfigEntry>& out, ParseDia
     TSNode e = first_error(root);
     Range r = ts_node_is_null(e) ? Range{}
                                  : src.range(ts_node_start_byte(e), std::max(ts_node_end_byte(e), ts_node_start_byte(e) + 1));
+    std::string what = ts_node_is_null(e) ? "" : ts_node_is_missing(e) ? std::string(": missing ") + ts_node_type(e)
+                                                                       : ": unexpected input";
+    // Python's json writes NaN/Infinity, which strict JSON does not allow: name it.
+    size_t b = ts_node_is_null(e) ? 0 : ts_node_start_byte(e);
+    for (const char* word : {"NaN", "Infinity"}) {
+      size_t at = src.text().find(word, b);
+      if (at == std::string::npos || (at > 0 && std::isalnum(static_cast<unsigned char>(src.text()[at - 1])))) continue;
+      size_t colon = src.text().find_last_not_of(" \t\r\n-", at == 0 ? 0 : at - 1);
+      if (colon == std::string::npos || (src.text()[colon] != ':' && src.text()[colon] != '[' && src.text()[colon] != ','))
+        continue;
+      r = src.range(at, at + std::strlen(word));
+      what = std::string(": ") + word + " is not a JSON value (Python's json writes it; strict parsers reject it)";
+      break;
+    }
     diag.error(src.path(), r,
                std::string("JSON syntax error") +
-                   (r.valid() ? " at line " + std::to_string(r.line) + ", column " + std::to_string(r.col) : "") +
-                   (ts_node_is_null(e) ? "" : ts_node_is_missing(e) ? std::string(": missing ") + ts_node_type(e)
-                                                                   : ": unexpected input"));
+                   (r.valid() ? " at line " + std::to_string(r.line) + ", column " + std::to_string(r.col) : "") + what);
   }
   JsonWalker w{src, out};
   uint32_t n = ts_node_named_child_count(root);

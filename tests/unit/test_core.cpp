@@ -195,3 +195,14 @@ TEST_CASE("YAML with a stray ',' at block level is rejected before yaml-cpp (it 
     CHECK(yaml_safe_for_yaml_cpp(t, nullptr));
   }
 }
+
+TEST_CASE("JSON with Python's NaN/Infinity is reported at the value") {
+  SourceFile f("snr.json", "{\n  \"layer.0\": {\n    \"snr\": Infinity,\n    \"type\": \"norm\"\n  }\n}\n");
+  std::vector<ConfigEntry> es;
+  ParseDiag d;
+  json_entries(f, es, d);
+  REQUIRE(d.notes.size() == 1);
+  CHECK(d.notes[0].range.line == 3);
+  CHECK(d.notes[0].range.col == 12);
+  CHECK(d.notes[0].message.find("Infinity is not a JSON value") != std::string::npos);
+}
