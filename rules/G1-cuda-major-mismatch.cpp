@@ -362,8 +362,8 @@ class G1 : public Rule {
                         t == Installer::RequirementsFile;
           if (!ngc && pipish && r.name == "torch" && r.local_version.empty() && r.url.empty()) {
             bool cuda_index = false;
-            for (const IndexUrl& ix : run.indexes)
-              if (cuda_of_url(ix.url) > 0) cuda_index = true;
+            for (const IndexUrl& ix : run.indexes)  // an index behind an unknown variable: not judged
+              if (cuda_of_url(ix.url) > 0 || ix.url.find('$') != std::string::npos) cuda_index = true;
             bool backend = run.torch_backend && lower(run.torch_backend_value) != "cpu";
             if (!cuda_index && !backend && !cuda_torch_pinned(p, run))
               sink.add(make(Level::Warning, r.loc,

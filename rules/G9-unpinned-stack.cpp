@@ -40,6 +40,14 @@ bool lower_bound_only(const Requirement& r) {
   return !r.specifier.empty() && !r.has_upper_bound && r.specifier.find('>') != std::string::npos;
 }
 
+// `--index-url` pointing at a CUDA index, or at one we cannot read (a variable),
+// replaces PyPI: torch then does not re-resolve from PyPI.
+static bool replaces_pypi(const PkgRun& run) {
+  for (const IndexUrl& ix : run.indexes)
+    if (ix.role == "index-url" && (cuda_of_url(ix.url) > 0 || ix.url.find('$') != std::string::npos)) return true;
+  return false;
+}
+
 class G9 : public Rule {
  public:
   std::string_view id() const override { return "G9"; }
@@ -110,7 +118,8 @@ class G9 : public Rule {
                   what + " has only a lower bound: the next release is installed without a test, and version "
                          "coupling (trl/transformers/bitsandbytes vs Unsloth and torch) has broken Spark setups",
                   "pin an exact version (==) or add an upper bound, or install from a lock file", rel);
-            } else if (!pinned && r.specifier.empty() && torch_dependents().count(n) && !torch_pinned) {
+            } else if (!pinned && r.specifier.empty() && torch_dependents().count(n) && !torch_pinned &&
+                       !replaces_pypi(run)) {
               add(r.loc,
                   what + " is unpinned and nothing pins torch: its torch requirement re-resolves torch from PyPI, "
                          "which on aarch64 swaps the CUDA torch for a CPU-only wheel",

@@ -460,7 +460,7 @@ bool split_long_opt(const std::string& t, std::string& name, std::string& value)
 }
 
 void add_package(Install& in, const Word& w, bool conda) {
-  if (!w.resolved && w.text.find('$') != std::string::npos) return;
+  if (!w.resolved) return;  // "$SPEC", "torch==${VERSION}": unknown, never guessed
   if (w.text.empty()) return;
   Requirement r;
   bool ok = conda ? parse_conda_spec(w.text, r) : parse_requirement(w.text, r);
@@ -507,6 +507,9 @@ void parse_pip_args(const Command& c, size_t start, Install& in) {
         if (i + 1 >= a.size()) break;
         value = a[++i].text;
         vloc = a[i].loc;
+        // an index given through an unknown variable is still an index: keep its
+        // written form so rules neither read a CUDA version nor assume the default
+        if (!a[i].resolved) value = a[i].raw.empty() ? "$unresolved" : a[i].raw;
       }
       if (name == "-r" || name == "--requirement" || name == "--requirements")
         in.requirement_files.push_back({value, vloc});

@@ -202,7 +202,9 @@ class Expander {
     bool set = it != vars_.end() && (!colon || !it->second.empty());
     if (op == "-" || op == "=") {
       // An unknown variable with a default is taken as unset: the default applies.
+      // An empty default (`${X:-}`) only says "X may come from the environment": unknown.
       if (set) { r.text += it->second; return true; }
+      if (word.empty() && it == vars_.end()) return false;
       Expanded d = run(word);
       r.text += d.text;
       r.resolved = r.resolved && d.resolved;
