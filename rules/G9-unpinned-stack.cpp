@@ -41,8 +41,9 @@ bool lower_bound_only(const Requirement& r) {
 }
 
 // `--index-url` pointing at a CUDA index, or at one we cannot read (a variable),
-// replaces PyPI: torch then does not re-resolve from PyPI.
+// or uv's `--torch-backend`: torch then does not re-resolve from PyPI.
 static bool replaces_pypi(const PkgRun& run) {
+  if (run.torch_backend) return true;  // uv --torch-backend routes torch to the PyTorch CUDA index
   for (const IndexUrl& ix : run.indexes)
     if (ix.role == "index-url" && (cuda_of_url(ix.url) > 0 || ix.url.find('$') != std::string::npos)) return true;
   return false;
