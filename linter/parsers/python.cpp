@@ -68,19 +68,11 @@ class PyWalker {
     for (const auto& im : out.imports) bind(im);
   }
 
-  // Generated files can nest thousands of levels deep (long && chains, huge
-  // expressions): stop descending rather than exhaust the stack.
-  static constexpr int kMaxDepth = 2000;
-  int nesting_ = 0;
-  struct Nest {
-    int& n;
-    explicit Nest(int& x) : n(x) { ++n; }
-    ~Nest() { --n; }
-  };
+  int nesting_ = 0;  // see ts::kMaxDepth
 
   void walk(TSNode n) {
-    Nest guard(nesting_);
-    if (nesting_ > kMaxDepth) return;
+    ts::Nest guard(nesting_);
+    if (nesting_ > ts::kMaxDepth) return;
     const char* t = ts_node_type(n);
     if (!std::strcmp(t, "import_statement")) return import_stmt(n);
     if (!std::strcmp(t, "import_from_statement")) return import_from(n);

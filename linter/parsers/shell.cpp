@@ -541,19 +541,11 @@ class Walker {
     for (uint32_t i = 0; i < c; ++i) walk(ts_node_named_child(n, i));
   }
 
-  // Generated files can nest thousands of levels deep (long && chains, huge
-  // expressions): stop descending rather than exhaust the stack.
-  static constexpr int kMaxDepth = 2000;
-  int nesting_ = 0;
-  struct Nest {
-    int& n;
-    explicit Nest(int& x) : n(x) { ++n; }
-    ~Nest() { --n; }
-  };
+  int nesting_ = 0;  // see ts::kMaxDepth
 
   void walk(TSNode n) {
-    Nest guard(nesting_);
-    if (nesting_ > kMaxDepth) return;
+    ts::Nest guard(nesting_);
+    if (nesting_ > ts::kMaxDepth) return;
     const char* t = ts_node_type(n);
     if (!std::strcmp(t, "command")) return command(n);
     if (!std::strcmp(t, "variable_assignment")) {

@@ -14,6 +14,15 @@ struct TreeDel { void operator()(TSTree* t) const { ts_tree_delete(t); } };
 using ParserPtr = std::unique_ptr<TSParser, ParserDel>;
 using TreePtr = std::unique_ptr<TSTree, TreeDel>;
 
+// Generated files can nest thousands of levels deep (long && chains, huge
+// expressions): walkers stop descending past this depth rather than exhaust the stack.
+constexpr int kMaxDepth = 2000;
+struct Nest {  // counts the walker's current depth for its lifetime
+  int& n;
+  explicit Nest(int& x) : n(x) { ++n; }
+  ~Nest() { --n; }
+};
+
 inline bool is(TSNode n, const char* type) {
   return !ts_node_is_null(n) && std::strcmp(ts_node_type(n), type) == 0;
 }
