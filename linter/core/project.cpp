@@ -59,12 +59,18 @@ bool unresolved_text(const std::string& v) {
 }  // namespace
 
 const ParsedFile* Project::find(const std::string& display_path) const {
+  if (indexed_files_ != files.size()) {
+    index_.clear();
+    for (const auto& f : files) {
+      index_.emplace(normalize_path(f->src.path()), f.get());
+      index_.emplace("\x01" + f->abs_path, f.get());
+    }
+    indexed_files_ = files.size();
+  }
   std::string p = normalize_path(display_path);
-  for (const auto& f : files)
-    if (f->src.path() == p || normalize_path(f->src.path()) == p) return f.get();
+  if (auto it = index_.find(p); it != index_.end()) return it->second;
   if (!p.empty() && p[0] == '/') {
-    for (const auto& f : files)
-      if (f->abs_path == p) return f.get();
+    if (auto it = index_.find("\x01" + p); it != index_.end()) return it->second;
     std::string r = normalize_path(root);
     if (!r.empty() && starts_with(p, r + "/")) return find(p.substr(r.size() + 1));
   }

@@ -1,6 +1,7 @@
 // The linted project: every file, its facts, and the links between files.
 #pragma once
 #include <map>
+#include <unordered_map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -34,7 +35,7 @@ class Project {
   std::string root;  // absolute lint root; display paths are relative to it
   std::vector<std::unique_ptr<ParsedFile>> files;
 
-  const ParsedFile* find(const std::string& display_path) const;
+  const ParsedFile* find(const std::string& display_path) const;  // O(1) after the first call
   // Resolve a reference written in `from` (relative to its directory) to a project file.
   const ParsedFile* resolve(const ParsedFile& from, const std::string& target) const;
 
@@ -68,6 +69,11 @@ class Project {
   // The engine appends `notes` to the run's notifications after calling link().
   std::vector<Notification> notes;
   void link();
+
+ private:
+  // normalised display path / absolute path -> file; rebuilt when `files` grows
+  mutable std::unordered_map<std::string, const ParsedFile*> index_;
+  mutable size_t indexed_files_ = 0;
 };
 
 }  // namespace sc
