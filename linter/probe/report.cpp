@@ -50,8 +50,8 @@ std::string host_line(const Report& r) {
   return s;
 }
 
-// Rules come from the shared SARIF driver (rules/*.md); a G-number whose
-// document is not written yet gets a stub, so every result has its rule.
+// Rules come from the shared SARIF driver (rules/*.md). Defensive: a G-number
+// without a document would get a minimal entry, so every result has its rule.
 struct RuleTable {
   json driver;
   std::map<std::string, int> index;
