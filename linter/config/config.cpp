@@ -22,6 +22,8 @@ namespace fs = std::filesystem;
 namespace {
 
 // A parsed config value, whatever the syntax: YAML and TOML both become this.
+struct Node;
+struct Entry;  // a map entry: key and value (defined below; std::pair of an incomplete Node is not portable)
 struct Node {
   enum Kind { Null, Scalar, List, Map } kind = Null;
   std::string text;         // scalar text
@@ -29,9 +31,13 @@ struct Node {
   bool is_bool = false;     // TOML boolean
   bool is_number = false;   // TOML integer/float
   std::vector<Node> items;  // List
-  std::vector<std::pair<std::string, Node>> entries;  // Map, in file order
+  std::vector<Entry> entries;  // Map, in file order
   std::vector<int> key_lines;                         // line of each key
   int line = 0;
+};
+struct Entry {
+  std::string first;
+  Node second;
 };
 
 Node from_yaml(const YAML::Node& y, const std::string& file) {
