@@ -1,8 +1,11 @@
-# Script mode: writes OUT, a C++ file holding every rules/*.md as a string.
-set(body "// Generated from rules/*.md by cmake/embed_docs_run.cmake. Do not edit.\n#include <string_view>\n#include <utility>\n#include <vector>\nnamespace sc {\nconst std::vector<std::pair<std::string_view, std::string_view>>& embedded_rule_docs() {\n  static const std::vector<std::pair<std::string_view, std::string_view>> docs = {\n")
+# Script mode: writes OUT, a C++ file holding every rules/*/GN.md as a string.
+set(body "// Generated from rules/*/GN.md by cmake/embed_docs_run.cmake. Do not edit.\n#include <string_view>\n#include <utility>\n#include <vector>\nnamespace sc {\nconst std::vector<std::pair<std::string_view, std::string_view>>& embedded_rule_docs() {\n  static const std::vector<std::pair<std::string_view, std::string_view>> docs = {\n")
 foreach(f ${DOCS})
   file(READ "${f}" content)
-  get_filename_component(name "${f}" NAME)
+  # named after the rule's folder: rules/G1-cuda-major-mismatch/G1.md -> G1-cuda-major-mismatch.md
+  get_filename_component(dir "${f}" DIRECTORY)
+  get_filename_component(name "${dir}" NAME)
+  set(name "${name}.md")
   string(FIND "${content}" ")SCDOC\"" bad)
   if(NOT bad EQUAL -1)
     message(FATAL_ERROR "${f} contains the raw-string terminator )SCDOC\"")

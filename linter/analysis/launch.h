@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "core/facts.h"
-#include "core/project.h"
+#include "analysis/project.h"
 
 namespace sc {
 

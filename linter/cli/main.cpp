@@ -10,8 +10,8 @@
 #include <sstream>
 
 #include "config/config.h"
-#include "core/baseline.h"
-#include "core/engine.h"
+#include "engine/baseline.h"
+#include "engine/engine.h"
 #include "core/rule_docs.h"
 #include "core/suppress.h"
 #include "output/output.h"

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "core/diagnostics.h"
-#include "core/engine.h"
+#include "engine/engine.h"
 
 namespace sc {
 

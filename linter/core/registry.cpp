@@ -7,6 +7,11 @@ std::vector<const Parser*>& parsers() {
   return v;
 }
 
+std::vector<PostParsePass>& post_parse_passes() {
+  static std::vector<PostParsePass> v;
+  return v;
+}
+
 std::vector<const Rule*>& rules() {
   static std::vector<const Rule*> v;
   return v;

@@ -55,12 +55,19 @@ class Rule {
   virtual void check(const Project& p, Reporter& out) const = 0;
 };
 
+// A step run on every file's facts after its parser (e.g. install commands -> Install facts).
+using PostParsePass = void (*)(FileFacts&);
+
 std::vector<const Parser*>& parsers();
+std::vector<PostParsePass>& post_parse_passes();
 std::vector<const Rule*>& rules();
 const Parser* parser_for(const FileInfo& f);
 
 template <class T> struct ParserRegistrar {
   ParserRegistrar() { static T inst; parsers().push_back(&inst); }
+};
+struct PostParseRegistrar {
+  explicit PostParseRegistrar(PostParsePass p) { post_parse_passes().push_back(p); }
 };
 template <class T> struct RuleRegistrar {
   RuleRegistrar() { static T inst; rules().push_back(&inst); }
@@ -71,4 +78,5 @@ template <class T> struct RuleRegistrar {
 #define SC_CAT2(a, b) a##b
 #define SC_CAT(a, b) SC_CAT2(a, b)
 #define SPARKCHECK_PARSER(cls) static ::sc::ParserRegistrar<cls> SC_CAT(sc_parser_reg_, __LINE__)
+#define SPARKCHECK_POST_PARSE(fn) static ::sc::PostParseRegistrar SC_CAT(sc_pass_reg_, __LINE__)(fn)
 #define SPARKCHECK_RULE(cls) static ::sc::RuleRegistrar<cls> SC_CAT(sc_rule_reg_, __LINE__)

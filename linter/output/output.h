@@ -5,7 +5,7 @@
 #include <ostream>
 #include <string>
 
-#include "core/engine.h"
+#include "engine/engine.h"
 #include "core/registry.h"
 
 namespace sc {

@@ -4,7 +4,7 @@
 
 #include "core/registry.h"
 #include "parsers/config.h"
-#include "parsers/installs.h"
+#include "parsers/packaging.h"
 
 namespace sc {
 namespace {

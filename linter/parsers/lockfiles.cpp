@@ -6,7 +6,7 @@
 #include "parsers/config.h"
 
 #include "core/registry.h"
-#include "parsers/installs.h"
+#include "parsers/packaging.h"
 
 namespace sc {
 namespace {

@@ -6,7 +6,7 @@
 
 #include "core/registry.h"
 #include "parsers/config.h"
-#include "parsers/installs.h"
+#include "parsers/packaging.h"
 
 namespace sc {
 namespace {

@@ -3,7 +3,7 @@
 #include <set>
 
 #include "core/registry.h"
-#include "parsers/installs.h"
+#include "parsers/packaging.h"
 
 namespace sc {
 namespace {

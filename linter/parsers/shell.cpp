@@ -583,64 +583,6 @@ void parse_shell(const SourceFile& src, const std::map<std::string, std::string>
 }
 
 // ---------------------------------------------------------------------------
-// Flags
-// ---------------------------------------------------------------------------
-namespace {
-
-// Does argv word `a` carry flag `name`? Sets `inline_value` for --flag=V / -NV.
-bool match_flag(const std::string& a, std::string_view name, std::string& inline_value, bool& has_inline) {
-  has_inline = false;
-  if (name.empty() || a.size() < name.size()) return false;
-  if (a == name) return true;
-  if (a.compare(0, name.size(), name) != 0) return false;
-  if (a[name.size()] == '=') {
-    inline_value = a.substr(name.size() + 1);
-    has_inline = true;
-    return true;
-  }
-  // -N2: a single-letter short flag glued to its value
-  if (name.size() == 2 && name[0] == '-' && name[1] != '-') {
-    inline_value = a.substr(2);
-    has_inline = true;
-    return true;
-  }
-  return false;
-}
-
-}  // namespace
-
-std::optional<Word> flag_value(const Command& c, std::initializer_list<std::string_view> names) {
-  std::optional<Word> found;  // the last occurrence wins, as with argparse
-  for (size_t i = 1; i < c.argv.size(); ++i) {
-    for (std::string_view name : names) {
-      std::string v;
-      bool inl = false;
-      if (!match_flag(c.argv[i].text, name, v, inl)) continue;
-      if (inl) {
-        Word w = c.argv[i];
-        w.text = v;
-        found = w;
-      } else if (i + 1 < c.argv.size()) {
-        found = c.argv[i + 1];
-      }
-      break;
-    }
-  }
-  return found;
-}
-
-bool has_flag(const Command& c, std::initializer_list<std::string_view> names) {
-  for (size_t i = 1; i < c.argv.size(); ++i)
-    for (std::string_view name : names) {
-      const std::string& a = c.argv[i].text;
-      if (a == name || (a.size() > name.size() && a.compare(0, name.size(), name) == 0 &&
-                        a[name.size()] == '='))
-        return true;
-    }
-  return false;
-}
-
-// ---------------------------------------------------------------------------
 // The parser for shell files
 // ---------------------------------------------------------------------------
 namespace {

@@ -1,13 +1,8 @@
 // G10: rendezvous environment, and --config files linted with the G10 rule.
 #include <cstdlib>
 
-#include "core/engine.h"
+#include "engine/engine.h"
 #include "probe/checks.h"
-
-namespace sc {
-// Weak so the probe links (and reports a SKIP) in a build without the engine.
-LintResult run_lint(const LintOptions& opt) __attribute__((weak));
-}  // namespace sc
 
 namespace sc::probe {
 
@@ -42,11 +37,6 @@ CheckResult check_g10(Context& c) {
     r.verdict = Verdict::Info;
     r.message = envs + (nodes > 1 ? "; across Sparks train with DDP/FSDP, not tensor parallelism" : "") +
                 "; pass --config FILE to lint a launch config for TP across nodes";
-    return r;
-  }
-  if (!&sc::run_lint) {
-    r.verdict = Verdict::Skip;
-    r.message = "config linting unavailable: this build has no lint engine; " + envs;
     return r;
   }
   LintOptions lo;

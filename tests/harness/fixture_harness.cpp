@@ -13,7 +13,7 @@
 #include <set>
 #include <sstream>
 
-#include "core/engine.h"
+#include "engine/engine.h"
 
 namespace fs = std::filesystem;
 

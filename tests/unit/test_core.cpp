@@ -4,7 +4,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "core/engine.h"
+#include "engine/engine.h"
 #include "core/rule_docs.h"
 #include "core/walk.h"
 #include "parsers/config.h"

@@ -6,10 +6,12 @@
 #include <map>
 #include <set>
 
-#include "core/engine.h"
-#include "core/project.h"
+#include "engine/engine.h"
+#include "analysis/project.h"
 #include "core/registry.h"
-#include "parsers/installs.h"
+#include "analysis/environments.h"
+#include "knowledge/cuda.h"
+#include "parsers/packaging.h"
 
 using namespace sc;
 

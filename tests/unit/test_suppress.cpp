@@ -6,8 +6,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "core/baseline.h"
-#include "core/engine.h"
+#include "engine/baseline.h"
+#include "engine/engine.h"
 #include "core/registry.h"
 #include "core/suppress.h"
 

@@ -8,7 +8,7 @@
 #include <tuple>
 
 #include "analysis/launch.h"
-#include "core/project.h"
+#include "analysis/project.h"
 #include "core/registry.h"
 
 namespace sc {

@@ -1,4 +1,4 @@
-#include "core/engine.h"
+#include "engine/engine.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -17,9 +17,6 @@
 #include "core/walk.h"
 
 namespace sc {
-
-// Provided by linter/parsers/installs.cpp: derives Install facts from Commands.
-void derive_installs(FileFacts& f) __attribute__((weak));
 
 namespace {
 namespace fs = std::filesystem;
@@ -324,7 +321,7 @@ LintResult run_lint(const LintOptions& opt) {
     ParseDiag diag;
     try {
       job.parser->parse(pf->src, pf->facts, diag);
-      if (derive_installs) derive_installs(pf->facts);
+      for (PostParsePass pass : post_parse_passes()) pass(pf->facts);
     } catch (const std::exception& e) {
       diag.error(wf.display, {}, std::string("internal error while parsing: ") + e.what(), "internal-error");
     }

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "core/diagnostics.h"
-#include "core/project.h"
+#include "analysis/project.h"
 
 namespace sc {
 

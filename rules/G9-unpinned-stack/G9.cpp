@@ -3,9 +3,10 @@
 #include <map>
 #include <set>
 
-#include "core/project.h"
+#include "analysis/project.h"
 #include "core/registry.h"
-#include "parsers/installs.h"
+#include "analysis/environments.h"
+#include "knowledge/cuda.h"
 
 namespace sc {
 namespace {

@@ -5,7 +5,7 @@
 #include <set>
 #include <string>
 
-#include "core/engine.h"
+#include "engine/engine.h"
 
 namespace sc {
 

@@ -1,6 +1,6 @@
 // Project: file lookup and the cross-file links (requirements includes,
 // Dockerfile COPY + pip install -r, scripts that install a requirements file).
-#include "core/project.h"
+#include "analysis/project.h"
 
 #include <algorithm>
 #include <filesystem>

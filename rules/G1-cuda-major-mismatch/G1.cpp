@@ -4,9 +4,10 @@
 #include <map>
 #include <set>
 
-#include "core/project.h"
+#include "analysis/project.h"
 #include "core/registry.h"
-#include "parsers/installs.h"
+#include "analysis/environments.h"
+#include "knowledge/cuda.h"
 
 namespace sc {
 namespace {
@@ -278,10 +279,8 @@ class G1 : public Rule {
     auto cuda_local = [](const std::string& v) { return cuda_tag_value(v) > 0; };
     if (const Requirement* r = run_pin(run, "torch"))
       if (cuda_local(r->local_version)) return true;
-    for (auto& [v, l] : run.inline_constraints) {
-      Requirement r;
-      if (parse_requirement(v, r) && r.name == "torch" && cuda_local(r.local_version)) return true;
-    }
+    for (const Requirement& r : run.inline_constraints)
+      if (r.name == "torch" && cuda_local(r.local_version)) return true;
     for (const auto& f : p.files) {
       if (!f->facts.lockfile) continue;
       auto it = f->facts.locked.find("torch");

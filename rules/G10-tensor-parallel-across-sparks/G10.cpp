@@ -4,7 +4,7 @@
 #include <set>
 
 #include "analysis/launch.h"
-#include "core/project.h"
+#include "analysis/project.h"
 #include "core/registry.h"
 
 namespace sc {

@@ -1,4 +1,4 @@
-#include "core/baseline.h"
+#include "engine/baseline.h"
 
 #include <fstream>
 #include <iterator>

@@ -1,0 +1,41 @@
+// CUDA versions of wheel indexes, package names and container images, and the
+// platforms a requirement installs on (domain knowledge).
+#pragma once
+#include <string>
+#include <string_view>
+
+#include "core/facts.h"
+
+namespace sc {
+
+// "cu124" -> 124, "cu130" -> 130, "cu13" -> 130, "cu12" -> 120; -1 when not a CUDA tag.
+int cuda_tag_value(std::string_view tag);
+
+
+// The CUDA variant a wheel index / find-links URL serves: ".../whl/cu124" -> 124,
+// ".../nightly/cu130" -> 130, "https://wheels.vllm.ai/0.20.1/cu130" -> 130,
+// "https://docs.sglang.ai/whl/cu130/" -> 130; -1 when the URL names none.
+int cuda_of_url(std::string_view url);
+
+// The CUDA release inside a container image, from its reference.
+struct ImageCuda {
+  bool known = false;
+  int major = 0, minor = 0;  // CUDA version, e.g. 12, 6
+  bool ngc = false;          // nvcr.io/nvidia/<framework>:YY.MM tag
+  std::string how;           // short explanation: "NGC 24.12 release (CUDA 12)", "nvidia/cuda:12.8.1"
+};
+ImageCuda image_cuda(std::string_view ref);
+// nvcr.io/nvidia/<framework>:YY.MM... (pytorch, tritonserver, vllm, ...): a framework image
+// whose torch stack is pinned by NVIDIA.
+bool is_ngc_framework_image(std::string_view ref);
+
+// CUDA major a package name embeds: "nvidia-cudnn-cu12" -> 12, "cupy-cuda12x" -> 12,
+// "jax" with extra "cuda12" -> 12, "jax-cuda13-plugin" -> 13, "sgl-kernel" -> 12 (PyPI
+// default build); 0 when the name says nothing.
+int cuda_major_of_package(const Requirement& r);
+
+// True when pip on aarch64 Linux (the Spark) never installs this requirement: a PEP 508
+// marker that needs x86_64/another OS, or a direct wheel URL built for another platform.
+bool requirement_skips_aarch64(const Requirement& r);
+
+}  // namespace sc

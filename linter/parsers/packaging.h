@@ -1,0 +1,29 @@
+// Packaging syntax shared by the requirements / pyproject / conda / Dockerfile / shell
+// parsers: PEP 508 requirements, conda match specs, install-command recognition.
+#pragma once
+#include <string>
+#include <string_view>
+
+#include "core/facts.h"
+
+namespace sc {
+
+// Turn every install command in f.commands (pip, python -m pip, uv pip, uv add,
+// conda/mamba/micromamba install|create) into an Install appended to f.installs.
+// Called by the engine on every parsed file.
+void derive_installs(FileFacts& f);
+
+// PEP 503 name normalisation: lower-case, runs of [-_.] -> '-'.
+std::string normalize_pkg_name(std::string_view name);
+
+// Parse one PEP 508 requirement ("torch[extra]==2.9.1+cu130 ; marker", "pkg @ URL",
+// a wheel URL or file name). Fills every field except loc and hashed.
+// Returns false when the text is not a requirement (empty, an option...).
+bool parse_requirement(std::string_view text, Requirement& out);
+
+// Parse one conda match spec ("pytorch-cuda=12.1", "cuda-version>=12.4,<13",
+// "pytorch=2.5.1=cuda126_*", "conda-forge::numpy 1.26 py311_0"). A CUDA build
+// string ("cuda126_...") is reported as local_version "cu126".
+bool parse_conda_spec(std::string_view text, Requirement& out);
+
+}  // namespace sc
