@@ -21,12 +21,46 @@ namespace sc {
 namespace {
 namespace fs = std::filesystem;
 
+// Takes one rule's findings: fills the rule id and keeps one finding per line (the most
+// severe; the first on a tie), merging the related places of the ones it drops.
 class Collector : public Reporter {
  public:
-  explicit Collector(const LintOptions& o) : opt(o) {}
-  void report(Finding f) override { found.push_back(std::move(f)); }
-  const LintOptions& opt;
+  void start(std::string rule) {
+    rule_ = std::move(rule);
+    by_line_.clear();
+  }
+  void report(Finding f) override {
+    f.rule = rule_;
+    auto key = std::make_pair(f.loc.path, f.loc.range.line);
+    auto it = by_line_.find(key);
+    if (it == by_line_.end()) {
+      order_.push_back(key);
+      by_line_.emplace(key, std::move(f));
+      return;
+    }
+    Finding& kept = it->second;
+    if (static_cast<int>(f.level) > static_cast<int>(kept.level)) std::swap(kept, f);
+    kept.related.insert(kept.related.end(), f.related.begin(), f.related.end());
+  }
+  void finish() {
+    for (auto& key : order_) {
+      Finding& f = by_line_.at(key);
+      std::vector<Related> rel;
+      std::set<std::pair<std::string, int>> seen;
+      for (auto& r : f.related)
+        if (r.loc.range.valid() && seen.insert({r.loc.path, r.loc.range.line}).second) rel.push_back(r);
+      f.related = std::move(rel);
+      found.push_back(std::move(f));
+    }
+    order_.clear();
+    by_line_.clear();
+  }
   std::vector<Finding> found;
+
+ private:
+  std::string rule_;
+  std::vector<std::pair<std::string, int>> order_;
+  std::map<std::pair<std::string, int>, Finding> by_line_;
 };
 
 std::string mb(size_t n) {
@@ -353,15 +387,17 @@ LintResult run_lint(const LintOptions& opt) {
   res.project.link();
   for (auto& n : res.project.notes) res.notifications.push_back(n);
 
-  Collector col(opt);
+  Collector col;
   std::set<std::string> ran;
   for (const Rule* r : rules()) {
     std::string id(r->id());
     if (!opt.select.empty() && !opt.select.count(id)) continue;
     if (opt.ignore.count(id)) continue;
     ran.insert(id);
+    col.start(id);
     try {
       r->check(res.project, col);
+      col.finish();
     } catch (const std::exception& e) {
       res.notifications.push_back({Level::Error, "", {}, "internal error in rule " + id + ": " + e.what(), "internal-error"});
       res.complete = false;

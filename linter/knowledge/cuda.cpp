@@ -8,6 +8,7 @@
 #include <set>
 
 #include "core/source.h"
+#include "knowledge/knowledge.h"
 
 namespace sc {
 
@@ -33,16 +34,13 @@ int cuda_of_url(std::string_view url) {
 }
 
 bool is_ngc_framework_image(std::string_view ref) {
-  static const std::set<std::string> fw = {"pytorch", "tritonserver", "vllm", "tensorflow",
-                                           "cuda-dl-base", "jax", "sglang", "pyg", "dgl",
-                                           "paddlepaddle", "tensorrt", "nemo"};
   std::string r = lower(ref);
   if (!starts_with(r, "nvcr.io/nvidia/")) return false;
   std::string rest = r.substr(15);
   size_t colon = rest.find(':');
   if (colon == std::string::npos) return false;
   std::string repo = rest.substr(0, colon), tag = rest.substr(colon + 1);
-  if (!fw.count(repo)) return false;
+  if (!knowledge::in("ngc-framework-repos", repo)) return false;
   return tag.size() >= 5 && std::isdigit(static_cast<unsigned char>(tag[0])) &&
          std::isdigit(static_cast<unsigned char>(tag[1])) && tag[2] == '.' &&
          std::isdigit(static_cast<unsigned char>(tag[3])) && std::isdigit(static_cast<unsigned char>(tag[4]));
