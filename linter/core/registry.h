@@ -46,6 +46,9 @@ class Reporter {
  public:
   virtual ~Reporter() = default;
   virtual void report(Finding f) = 0;
+  // A value the rule could not read (a number out of range...): that one finding is lost,
+  // the rule's others stand, and the user sees this note naming the file and line.
+  virtual void note(Notification n) = 0;
 };
 
 class Rule {

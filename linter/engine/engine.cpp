@@ -42,6 +42,7 @@ class Collector : public Reporter {
     if (static_cast<int>(f.level) > static_cast<int>(kept.level)) std::swap(kept, f);
     kept.related.insert(kept.related.end(), f.related.begin(), f.related.end());
   }
+  void note(Notification n) override { notes.push_back(std::move(n)); }
   void finish() {
     for (auto& key : order_) {
       Finding& f = by_line_.at(key);
@@ -56,6 +57,7 @@ class Collector : public Reporter {
     by_line_.clear();
   }
   std::vector<Finding> found;
+  std::vector<Notification> notes;
 
  private:
   std::string rule_;
@@ -404,6 +406,7 @@ LintResult run_lint(const LintOptions& opt) {
     }
   }
   res.findings = std::move(col.found);
+  for (auto& n : col.notes) res.notifications.push_back(std::move(n));
   for (auto& f : res.findings)
     if (f.loc.path.empty()) f.loc.path = "?";
   sort_findings(res.findings);
