@@ -12,13 +12,14 @@ command -v jq >/dev/null || { echo "SKIP: jq not installed"; exit 77; }
 GOLDEN="$SC_SOURCE_DIR/tests/golden"
 UPDATE=0; [ "${1:-}" = "--update" ] && UPDATE=1
 
-# name:directory (relative to the source root)
+# name:directory (relative to the source root)[:extra lint arguments]
 PROJECTS=(
   spark-finetune:examples/spark-finetune
   fixtures-G1:fixtures/G1
   fixtures-G2:fixtures/G2
   fixtures-G7:fixtures/G7
   fixtures-G9:fixtures/G9
+  "fixtures-G9-no-lockfile:fixtures/G9:--exclude lockfile"  # its uv.lock pins the whole group
   fixtures-G10:fixtures/G10
   fixtures-links:fixtures/links
   fixtures-bad-input:fixtures/bad-input
@@ -34,10 +35,11 @@ SARIF_NORMALIZE='
     | .invocations[] |= (.commandLine |= sub("^[^ ]*sparkcheck "; "sparkcheck ")
                         | .workingDirectory.uri = "file:///SRCROOT/"))'
 
-# lint DIR FORMAT: the normalized output on stdout; the exit status in $TMP/rc
+# lint DIR FORMAT [ARGS]: the normalized output on stdout; the exit status in $TMP/rc
 lint() {
-  local dir="$1" fmt="$2"
-  (cd "$SC_SOURCE_DIR/$dir" && "$SPARKCHECK" lint . --no-config --no-ignore --color never --format "$fmt") \
+  local dir="$1" fmt="$2" args="${3:-}"
+  # shellcheck disable=SC2086  # ARGS are words
+  (cd "$SC_SOURCE_DIR/$dir" && "$SPARKCHECK" lint . --no-config --no-ignore --color never --format "$fmt" $args) \
     >"$TMP/raw" 2>"$TMP/err"
   echo $? >"$TMP/rc"
   case "$fmt" in
@@ -58,10 +60,12 @@ same() {
 
 mkdir -p "$TMP/out"
 for p in "${PROJECTS[@]}"; do
-  name="${p%%:*}" dir="${p#*:}"
+  name="${p%%:*}" rest="${p#*:}"
+  dir="${rest%%:*}" args=""
+  [ "$rest" != "$dir" ] && args="${rest#*:}"
   for f in "${FORMATS[@]}"; do
     fmt="${f%%:*}" ext="${f#*:}"
-    lint "$dir" "$fmt" >"$TMP/out/$name.$ext"
+    lint "$dir" "$fmt" "$args" >"$TMP/out/$name.$ext"
     check "$name ($fmt) matches tests/golden/$name.$ext" same "$name.$ext" "$TMP/out/$name.$ext"
     rc="$(cat "$TMP/rc")"
     if [ "$fmt" = text ]; then echo "$rc" >"$TMP/out/$name.exit"; else echo "$rc" >"$TMP/out/$name.$ext.exit"; fi
