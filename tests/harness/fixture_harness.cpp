@@ -229,6 +229,29 @@ int compare(const Key& k, Bucket b, bool note) {
   return static_cast<int>(left.size()) + unexpected;
 }
 
+// Lints the case as the CLI would with --no-ignore, from `root`.
+sc::LintResult lint(const fs::path& c, const fs::path& root) {
+  sc::LintOptions opt;
+  opt.paths = {c.generic_string()};
+  opt.root = root.generic_string();
+  opt.no_ignore = true;
+  return sc::run_lint(opt);
+}
+
+// Files the linter's results next to the expectations; returns the number of findings.
+size_t add_results(Expectations& e, const sc::LintResult& r) {
+  size_t found = 0;
+  for (auto& f : r.findings) {
+    if (!f.suppressions.empty()) continue;  // `# sparkcheck: ignore[...]` worked: not a finding
+    e.findings[{f.loc.path, f.loc.range.line, f.rule}].got.push_back(
+        {sc::level_name(f.level), 0, f.loc.range.col, f.message});
+    ++found;
+  }
+  for (auto& n : r.notifications)
+    e.notes[{n.path, 0, n.id}].got.push_back({sc::level_name(n.level), n.range.line, n.range.col, n.message});
+  return found;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -244,22 +267,7 @@ int main(int argc, char** argv) {
   fs::path root = fs::is_directory(c) ? c : c.parent_path();
   Expectations e = expectations(c, root);
 
-  sc::LintOptions opt;
-  opt.paths = {c.generic_string()};
-  opt.root = root.generic_string();
-  opt.no_ignore = true;
-  sc::LintResult r = sc::run_lint(opt);
-
-  size_t found = 0;
-  for (auto& f : r.findings) {
-    if (!f.suppressions.empty()) continue;  // `# sparkcheck: ignore[...]` worked: not a finding
-    e.findings[{f.loc.path, f.loc.range.line, f.rule}].got.push_back(
-        {sc::level_name(f.level), 0, f.loc.range.col, f.message});
-    ++found;
-  }
-  for (auto& n : r.notifications)
-    e.notes[{n.path, 0, n.id}].got.push_back({sc::level_name(n.level), n.range.line, n.range.col, n.message});
-
+  size_t found = add_results(e, lint(c, root));
   int bad = 0;
   for (auto& msg : e.errors) {
     std::cout << "BAD ANNOTATION " << msg << "\n";
@@ -271,9 +279,10 @@ int main(int argc, char** argv) {
     wanted += b.want.size();
     for (auto& s : b.want) levels += !s.level.empty(), cols += s.col > 0;
   }
-  for (auto& [k, b] : e.notes) bad += compare(k, b, true);
+  size_t notes = 0;
+  for (auto& [k, b] : e.notes) bad += compare(k, b, true), notes += b.got.size();
   std::cout << (bad ? "FAIL " : "PASS ") << rel(c, c.parent_path().parent_path()) << ": " << wanted << " expected ("
             << levels << " with level, " << cols << " with column), " << found << " found, "
-            << r.notifications.size() << " notifications\n";
+            << notes << " notifications\n";
   return bad ? 1 : 0;
 }
