@@ -2,9 +2,12 @@
 #include <catch2/catch.hpp>
 
 #include "analysis/launch.h"
+#include "query/layout.h"
 #include "parsers/shell.h"
 
 using namespace sc;
+using sc::query::command_layout;
+using sc::query::sbatch_layout;
 
 namespace {
 
@@ -27,6 +30,17 @@ TEST_CASE("int_literal accepts plain integers only", "[launch]") {
   CHECK_FALSE(int_literal("2.0"));
   CHECK_FALSE(int_literal("auto"));
   CHECK_FALSE(int_literal(""));
+}
+
+TEST_CASE("read_int never throws and marks numbers too large to read", "[launch]") {
+  CHECK(read_int("2147483647").value == 2147483647L);
+  IntLiteral big = read_int("99999999999999");
+  CHECK_FALSE(big.value);
+  CHECK(big.unreadable);
+  IntLiteral huge = read_int(std::string(400, '9'));
+  CHECK(huge.unreadable);
+  CHECK_FALSE(read_int("-2").unreadable);
+  CHECK_FALSE(read_int("-2").value);
 }
 
 TEST_CASE("command_layout reads torchrun, accelerate, deepspeed and Hydra overrides", "[launch]") {
