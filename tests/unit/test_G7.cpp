@@ -8,14 +8,14 @@ using sc::test::run_rule;
 
 namespace {
 
-test::Collected g7(const std::string& text, const std::string& path = "Dockerfile") {
+test::Collected lint_g7(const std::string& text, const std::string& path = "Dockerfile") {
   return run_rule("G7", {{path, text}});
 }
 
 }  // namespace
 
 TEST_CASE("G7 plain_arch_lists: 12.1 without a, near NVFP4", "[G7]") {
-  auto r = g7("FROM x\n"
+  auto r = lint_g7("FROM x\n"
               "ENV TORCH_CUDA_ARCH_LIST=\"12.1\"\n"
               "RUN pip install --no-build-isolation .\n"
               "CMD [\"vllm\", \"serve\", \"nvidia/Qwen3-8B-NVFP4\"]\n");
@@ -26,27 +26,27 @@ TEST_CASE("G7 plain_arch_lists: 12.1 without a, near NVFP4", "[G7]") {
 
 TEST_CASE("G7 plain_arch_lists: arch spellings", "[G7]") {
   auto use = std::string("CMD [\"vllm\", \"serve\", \"m\", \"--quantization\", \"modelopt_fp4\"]\n");
-  CHECK(g7("FROM x\nENV TORCH_CUDA_ARCH_LIST=Blackwell\n" + use).findings.size() == 1);
-  CHECK(g7("FROM x\nRUN cmake -DCMAKE_CUDA_ARCHITECTURES=121-real ..\n" + use).findings.size() == 1);
-  CHECK(g7("FROM x\nRUN nvcc -gencode arch=compute_121,code=sm_121 k.cu\n" + use).findings.size() == 1);
-  CHECK(g7("FROM x\nENV TORCH_CUDA_ARCH_LIST=\"12.0;12.1a\"\n" + use).findings.empty());
-  CHECK(g7("FROM x\nRUN cmake -DCMAKE_CUDA_ARCHITECTURES=121a-real ..\n" + use).findings.empty());
-  CHECK(g7("FROM x\nENV TORCH_CUDA_ARCH_LIST=\"12.1\"\n").findings.empty());  // no NVFP4
+  CHECK(lint_g7("FROM x\nENV TORCH_CUDA_ARCH_LIST=Blackwell\n" + use).findings.size() == 1);
+  CHECK(lint_g7("FROM x\nRUN cmake -DCMAKE_CUDA_ARCHITECTURES=121-real ..\n" + use).findings.size() == 1);
+  CHECK(lint_g7("FROM x\nRUN nvcc -gencode arch=compute_121,code=sm_121 k.cu\n" + use).findings.size() == 1);
+  CHECK(lint_g7("FROM x\nENV TORCH_CUDA_ARCH_LIST=\"12.0;12.1a\"\n" + use).findings.empty());
+  CHECK(lint_g7("FROM x\nRUN cmake -DCMAKE_CUDA_ARCHITECTURES=121a-real ..\n" + use).findings.empty());
+  CHECK(lint_g7("FROM x\nENV TORCH_CUDA_ARCH_LIST=\"12.1\"\n").findings.empty());  // no NVFP4
 }
 
 TEST_CASE("G7 uses_without_arch: NVFP4 near a build with no arch list", "[G7]") {
-  auto r = g7("FROM x\n"
+  auto r = lint_g7("FROM x\n"
               "RUN pip install --no-build-isolation flash-attn\n"
               "CMD [\"vllm\", \"serve\", \"nvidia/Llama-3.1-8B-Instruct-FP4\"]\n");
   REQUIRE(r.lines() == std::vector<int>{3});
   REQUIRE(r.findings[0].related.size() == 1);
   CHECK(r.findings[0].related[0].loc.range.line == 2);
   // builds that name only other GPUs' architectures are not Spark builds
-  CHECK(g7("FROM x\nENV TORCH_CUDA_ARCH_LIST=\"8.0 9.0\"\nRUN python setup.py install\n"
+  CHECK(lint_g7("FROM x\nENV TORCH_CUDA_ARCH_LIST=\"8.0 9.0\"\nRUN python setup.py install\n"
            "CMD [\"vllm\", \"serve\", \"nvidia/Qwen3-8B-NVFP4\"]\n")
             .findings.empty());
   // a prebuilt engine builds nothing
-  CHECK(g7("FROM x\nCMD [\"vllm\", \"serve\", \"nvidia/Qwen3-8B-NVFP4\"]\n").findings.empty());
+  CHECK(lint_g7("FROM x\nCMD [\"vllm\", \"serve\", \"nvidia/Qwen3-8B-NVFP4\"]\n").findings.empty());
 }
 
 TEST_CASE("G7 NVFP4 surfaces in Python: identifiers, not comments or prose", "[G7]") {
