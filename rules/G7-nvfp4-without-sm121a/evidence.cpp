@@ -165,9 +165,10 @@ static void command_uses(const Command& c, size_t i, Evidence& ev) {
 // sdist, or a package whose source build compiles CUDA kernels.
 static bool compiles_cuda(const std::string& w) {
   if (w.empty() || w[0] == '-') return false;
-  if (w == "." || starts_with(w, "./") || starts_with(w, "../") || starts_with(w, "/") || starts_with(w, "~"))
-    return !ends_with(w, ".whl") && !ends_with(w, ".txt");
-  if (w.find("git+") != std::string::npos || ends_with(w, ".tar.gz") || ends_with(w, ".zip")) return true;
+  if (const Entry* src = table("pip-source-arguments").match(w)) {
+    const auto& prebuilt = src->list("not_suffixes");
+    return std::none_of(prebuilt.begin(), prebuilt.end(), [&](const std::string& x) { return ends_with(w, x); });
+  }
   std::string n = lower(w.substr(0, w.find_first_of("=<>~![;@ ")));
   std::replace(n.begin(), n.end(), '_', '-');
   return knowledge::in("kernel-source-packages", n.substr(0, n.find('[')));
