@@ -1,6 +1,7 @@
 #include "rules/G10-tensor-parallel-across-sparks/surfaces.h"
 
 #include <algorithm>
+#include <limits>
 
 #include "knowledge/knowledge.h"
 #include "query/config.h"
@@ -27,7 +28,10 @@ std::string fill(std::string text, std::string_view field, const std::string& va
   return text;
 }
 
-long times_if_parallel(long acc, std::optional<long> v) { return v && *v > 1 ? acc * *v : acc; }
+// a x b for GPU counts (both >= 0), saturating instead of overflowing on hostile input.
+long mul(long a, long b) { return b != 0 && a > std::numeric_limits<long>::max() / b ? std::numeric_limits<long>::max() : a * b; }
+
+long times_if_parallel(long acc, std::optional<long> v) { return v && *v > 1 ? mul(acc, *v) : acc; }
 
 // ---- launch lines: flags and Hydra overrides ----------------------------------
 
@@ -61,7 +65,7 @@ void tp_flags(const Command& c, const Layout& lay, Hits& out) {
     if (!launcher_fits(c, e)) continue;
     auto v = query::int_flag(c, e.list("flags"), &out.bad);
     if (!v || v->value <= 1) continue;
-    Hit& h = add(out, e, v->value, v->loc, e.get("name"), lay, std::max(v->value * others, expert));
+    Hit& h = add(out, e, v->value, v->loc, e.get("name"), lay, std::max(mul(v->value, others), expert));
     if (query::mentions(c, e.list("inference_words"))) h.use = Use::Inference;
   }
 }
@@ -72,7 +76,7 @@ void tp_overrides(const Command& c, const Layout& lay, Hits& out) {
   for (const Entry& e : table("tp-overrides").entries)
     for (const auto& [key, w] : query::overrides(c, e.get("name"))) {
       auto v = query::int_text(w->text.substr(w->text.find('=') + 1), w->loc, &out.bad);
-      if (v && *v > 1) out.list.push_back({Use::Training, *v, w->loc, e.get("surface") + " " + key, lay, *v * others});
+      if (v && *v > 1) out.list.push_back({Use::Training, *v, w->loc, e.get("surface") + " " + key, lay, mul(*v, others)});
     }
 }
 
@@ -130,7 +134,7 @@ void configs(const std::vector<ConfigEntry>& cfg, Hits& out) {
     if (!v || *v <= 1) continue;
     std::string surface = fill(fill(k->get("surface"), "dotted", e.dotted()), "key", e.key());
     bool training = k->get("use") == "training";
-    add(out, *k, *v, e.value_loc, surface, lay, training ? std::max(*v * others, expert) : *v);
+    add(out, *k, *v, e.value_loc, surface, lay, training ? std::max(mul(*v, others), expert) : *v);
   }
 }
 
@@ -153,7 +157,7 @@ void tp_kwargs(const PyCall& c, Hits& out) {
     const PyArg* a = query::kwarg(c, name);
     if (!a || a->kind != "integer") continue;
     auto v = literal_int(a, &out.bad);
-    if (v && *v > 1) add(out, e, *v, a->loc, fill(e.get("surface"), "callee", query::callee_name(c)), {}, *v * others);
+    if (v && *v > 1) add(out, e, *v, a->loc, fill(e.get("surface"), "callee", query::callee_name(c)), {}, mul(*v, others));
   }
 }
 
@@ -167,11 +171,11 @@ void device_mesh(const PyCall& c, const Entry& mesh, Hits& out) {
   long world = 1;  // -1 when a dimension is not a literal
   for (const auto& it : shape->items) {
     auto v = int_literal(it);
-    world = v && world >= 0 ? world * *v : -1;
+    world = v && world >= 0 ? mul(world, *v) : -1;
   }
   for (size_t i = 0; i < names->items.size(); ++i) {
     auto v = names->items[i] == mesh.get("tp_dim") ? int_literal(shape->items[i]) : std::nullopt;
-    if (v && *v > 1) out.list.push_back({Use::Training, *v, shape->loc, "init_device_mesh dimension \"tp\"", {}, world});
+    if (v && *v > 1) out.list.push_back({Use::Training, *v, shape->loc, mesh.get("name") + " dimension \"" + mesh.get("tp_dim") + "\"", {}, world});
   }
 }
 

@@ -93,6 +93,8 @@ TEST_CASE("G10 unreadable numbers: a note, the other findings stand", "[G10]") {
   REQUIRE(r.notes.size() == 1);
   CHECK(r.notes[0].path == "serve.sh");
   CHECK(r.notes[0].range.line == 1);
+  // degrees whose product overflows a long: no crash, too many GPUs for a Spark pair
+  CHECK(lint_g10("big.sh", "vllm serve m -tp 2 -pp 2000000000 -dp 2000000000 --context-parallel-size 2000000000 --ep-size 2000000000\n").findings.empty());
   auto c = lint_g10("cfg.yaml", "parallelism_config_tp_size: 123456789012345678901234567890\n");
   CHECK(c.findings.empty());
   CHECK(c.notes.size() == 1);
