@@ -89,6 +89,12 @@ bool runs(const Command& c, std::string_view name) {
   return prog >= 0 && subcommand_fits(c, prog, *e);
 }
 
+std::string launcher_of(const Command& c) {
+  for (const auto& e : knowledge::table("launchers").entries)
+    if (runs(c, e.get("name"))) return e.get("name");
+  return "";
+}
+
 std::vector<std::pair<std::string, const Word*>> overrides(const Command& c, std::string_view key) {
   std::vector<std::pair<std::string, const Word*>> out;
   std::string dotted = "." + std::string(key);

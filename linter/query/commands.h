@@ -41,6 +41,9 @@ std::optional<long> int_word(const Word& w, Unreadable* bad = nullptr);
 // (program and subcommand, or `python -m module`)?
 bool runs(const Command& c, std::string_view name);
 
+// The first launcher (in table order) that runs `c`, or "".
+std::string launcher_of(const Command& c);
+
 // Hydra-style overrides `key=value` (also `+key=`, `a.b.key=`) that are not flags:
 // (key as written, the word) for each word whose key is `key` or ends with ".key".
 std::vector<std::pair<std::string, const Word*>> overrides(const Command& c, std::string_view key);
