@@ -178,18 +178,21 @@ static bool compiles_cuda(const std::string& w) {
 // without an architecture on the same line.
 static void kernel_builds(const Command& c, bool arch_here, Evidence& ev) {
   const auto& a = c.argv;
-  if (find_program(c, table("source-build-installers").values()) >= 0 && query::has_any_flag(c, {"--no-build-isolation"})) {
-    auto src = std::find_if(a.begin(), a.end(), [](const Word& w) { return compiles_cuda(w.text); });
-    if (src != a.end()) ev.builds.push_back({c.loc, "pip install --no-build-isolation " + src->text});
-  }
+  for (const Entry& pip : table("source-build-installers").entries)
+    if (find_program(c, {pip.get("name")}) >= 0 && query::has_any_flag(c, {pip.get("flag")})) {
+      auto src = std::find_if(a.begin(), a.end(), [](const Word& w) { return compiles_cuda(w.text); });
+      if (src != a.end()) ev.builds.push_back({c.loc, "pip install " + pip.get("flag") + " " + src->text});
+      break;
+    }
   for (size_t i = 0; i + 1 < a.size(); ++i)
     if (ends_with(a[i].text, "setup.py") && knowledge::in("setup-py-builds", a[i + 1].text))
       ev.builds.push_back({c.loc, "setup.py " + a[i + 1].text});
   std::string prog = prog_base(a[0].text);
   const Entry* tool = table("cuda-build-tools").find(prog);
   if (!tool || arch_here) return;
-  bool cuda = !tool->get("always_cuda").empty() ||
-              std::any_of(a.begin(), a.end(), [](const Word& w) { return w.text.find("CUDA") != std::string::npos; });
+  const std::string& word = tool->get("cuda_word");
+  bool cuda = word.empty() ||
+              std::any_of(a.begin(), a.end(), [&](const Word& w) { return w.text.find(word) != std::string::npos; });
   if (cuda) ev.builds.push_back({c.loc, prog + " with no architecture list"});
 }
 
