@@ -45,9 +45,10 @@ long flag_degrees(const Command& c, std::string_view tbl) {
 
 // PP x CP x DP on the line (flags and `model.pipeline_model_parallel_size=2` overrides).
 long line_degrees(const Command& c) {
+  static const std::vector<std::string> keys = table("degree-overrides").values();
   long product = flag_degrees(c, "degree-flags");
   for (const auto& w : c.argv)
-    for (const std::string& key : table("degree-overrides").values()) {
+    for (const std::string& key : keys) {
       if (!w.resolved || starts_with(w.text, "-") || w.text.find(key + "=") == std::string::npos) continue;
       product = times_if_parallel(product, int_literal(w.text.substr(w.text.find('=') + 1)));
     }
@@ -147,7 +148,8 @@ std::optional<long> literal_int(const PyArg* a, query::Unreadable* bad = nullptr
 // LLM(tensor_parallel_size=2), sglang.Engine(tp_size=2), TransformerConfig(tensor_model_parallel_size=2)
 void tp_kwargs(const PyCall& c, Hits& out) {
   long others = 1;
-  for (const std::string& k : table("degree-kwargs").values())
+  static const std::vector<std::string> degree_kwargs = table("degree-kwargs").values();
+  for (const std::string& k : degree_kwargs)
     others = times_if_parallel(others, literal_int(query::kwarg(c, k)));
   std::vector<std::string> tried;
   for (const Entry& e : table("tp-kwargs").entries) {

@@ -143,7 +143,8 @@ static void cmake_assignment(const Word& w, Evidence& ev) {
 static void nvcc_flags(const Command& c, size_t i, Evidence& ev) {
   const std::string& t = c.argv[i].text;
   const Word* next = i + 1 < c.argv.size() ? &c.argv[i + 1] : nullptr;
-  for (const std::string& f : table("nvcc-arch-flags").values()) {
+  static const std::vector<std::string> flags = table("nvcc-arch-flags").values();
+  for (const std::string& f : flags) {
     std::string value;
     if (t == f && next && next->resolved) value = next->text;
     else if (starts_with(t, f + "=")) value = t.substr(f.size() + 1);
