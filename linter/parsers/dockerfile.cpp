@@ -184,8 +184,11 @@ class DockerfileParser : public Parser {
     if (ends_with(n, ".dockerfile") || ends_with(n, ".containerfile")) return true;
     for (const char* base : {"dockerfile", "containerfile"}) {
       if (n == base) return true;
-      if (starts_with(n, base) && n.size() > std::strlen(base) && std::strchr("._-", n[std::strlen(base)]))
-        return !ends_with(n, ".md") && !ends_with(n, ".txt") && !ends_with(n, ".sh") && !ends_with(n, ".py");
+      size_t k = std::strlen(base);
+      if (starts_with(n, base) && n.size() > k + 1) {
+        if (n[k] == '.') return true;                                                   // Dockerfile.cuda
+        if (n[k] == '-' || n[k] == '_') return n.find('.', k) == std::string::npos;     // Dockerfile-arm64, not _guide.rst
+      }
     }
     return false;
   }

@@ -45,12 +45,24 @@ void push_image(FileFacts& f, std::string ref, std::string written, int stage, c
 }
 
 // `docker run $IMAGE` after `IMAGE=ref`: the assignment already stands for it.
-void add(FileFacts& f, const Word& w, const Command& c, size_t from_env) {
-  if (!w.resolved) return;
+// The image gets a stage of its own (its index), so the command run in it can name it.
+bool add(FileFacts& f, const Word& w, const Command& c, size_t from_env) {
+  if (!w.resolved) return false;
   if (w.raw.find('$') != std::string::npos)
     for (size_t i = from_env; i < f.images.size(); ++i)
-      if (f.images[i].ref == w.text) return;
-  push_image(f, w.text, w.raw, c.stage, w.loc);
+      if (f.images[i].ref == w.text) return false;
+  push_image(f, w.text, w.raw, c.stage >= 0 ? c.stage : static_cast<int>(f.images.size()), w.loc);
+  return true;
+}
+
+// `docker run IMAGE cmd args...`: cmd args, as a command run in the image just added.
+Command container_command(const FileFacts& f, const Command& c, size_t from) {
+  Command in;
+  in.argv.assign(c.argv.begin() + static_cast<long>(from), c.argv.end());
+  in.stage = f.images.back().stage;
+  in.context = "container";
+  in.loc = in.argv.front().loc;
+  return in;
 }
 
 // Index of the word after `argv[0] [sudo] docker run ...` options, or 0.
@@ -92,12 +104,13 @@ void image_commands(FileFacts& f) {
     if (!looks_like_image(e.value) || e.value.find('$') != std::string::npos) continue;
     push_image(f, e.value, e.value, e.stage, e.loc);
   }
+  std::vector<Command> in_containers;
   for (const Command& c : f.commands) {
     if (size_t k = image_arg(c); k > 0) {
       Word w = c.argv[k];
       if (starts_with(w.text, "docker://")) w.text = w.text.substr(9);
       if (size_t h = w.text.find('#'); h != std::string::npos) w.text[h] = '/';  // enroot: registry#image
-      add(f, w, c, from_env);
+      if (add(f, w, c, from_env) && k + 1 < c.argv.size()) in_containers.push_back(container_command(f, c, k + 1));
       continue;
     }
     if (c.argv.empty() || base(c.argv[0].text) != "srun") continue;
@@ -111,7 +124,7 @@ void image_commands(FileFacts& f) {
       break;
     }
   }
-
+  for (Command& c : in_containers) f.commands.push_back(std::move(c));
 }
 
 }  // namespace

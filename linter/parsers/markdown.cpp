@@ -102,25 +102,45 @@ std::string kind_of(const Block& b) {
   return "";
 }
 
-bool prompt(std::string_view l, bool console) {
-  std::string t = trim(l);
-  return starts_with(t, "$ ") || t == "$" || (console && (starts_with(t, "# ") || t == "#"));
+// Bytes of the prompt that starts `l` ("$ ", "# " in console blocks,
+// "user@host:~$ "), 0 when it has none.
+size_t prompt(std::string_view l, bool console) {
+  size_t i = l.find_first_not_of(" \t");
+  if (i == std::string_view::npos) return 0;
+  std::string_view t = l.substr(i);
+  if (starts_with(t, "$ ") || (console && starts_with(t, "# "))) return i + 2;
+  size_t at = t.find('@'), colon = t.find(':'), sp = t.find(' ');
+  if (at == std::string_view::npos || colon == std::string_view::npos || at > colon || sp < colon) return 0;
+  size_t end = t.find_first_of("$#", colon);
+  if (end == std::string_view::npos || end + 1 >= t.size() || t[end + 1] != ' ') return 0;
+  if (t.substr(colon, end - colon).find(' ') != std::string_view::npos) return 0;
+  return i + end + 2;
+}
+
+// Documentation placeholders (`<your_token>`) read as redirections; make them
+// words of the same width.
+void placeholders(std::string& l) {
+  for (size_t b = l.find('<'); b != std::string::npos; b = l.find('<', b + 1)) {
+    if ((b > 0 && (l[b - 1] == '<' || l[b - 1] == '$')) || b + 1 >= l.size() || !std::isalpha(static_cast<unsigned char>(l[b + 1])))
+      continue;
+    size_t e = l.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-.:/", b + 1);
+    if (e == std::string::npos || l[e] != '>') continue;
+    l[b] = '_';
+    l[e] = '_';
+  }
 }
 
 // Console transcripts: keep prompt lines (prompt blanked, columns kept) and
 // their `\` continuations, blank the output lines.
 std::vector<std::string> strip_prompts(const std::vector<std::string>& lines, bool console) {
   bool any = false;
-  for (const std::string& l : lines) any = any || starts_with(trim(l), "$ ");
+  for (const std::string& l : lines) any = any || prompt(l, false) > 0;
   if (!any && !console) return lines;
   std::vector<std::string> out;
   bool cont = false;
   for (const std::string& l : lines) {
-    if (prompt(l, console || any)) {
-      size_t p = l.find_first_of("$#");
-      std::string s = l;
-      s[p] = ' ';
-      out.push_back(s);
+    if (size_t p = prompt(l, console || any); p > 0) {
+      out.push_back(std::string(p, ' ') + l.substr(p));
     } else if (cont) {
       out.push_back(l);
     } else {
@@ -146,6 +166,7 @@ class MarkdownReader {
       bool console = b.lang == "console" || b.lang == "shell-session" || b.lang == "shellsession" ||
                      b.lang == "bash-session" || b.lang == "terminal";
       b.lines = strip_prompts(b.lines, console);
+      for (std::string& l : b.lines) placeholders(l);
     }
     EmbedMap m;
     std::string text;
@@ -159,8 +180,7 @@ class MarkdownReader {
     if (kind == "block.yaml" && compose_like(b)) kind = "compose.yaml";
     ParseDiag d;
     parse_embedded(src_, kind, std::move(text), m, out_, d);
-    for (Notification& n : d.notes)  // a README's Dockerfile excerpt need not start at FROM
-      if (n.message.find("no FROM instruction") == std::string::npos) diag_.notes.push_back(std::move(n));
+    keep_notes(d);
   }
 
  private:
@@ -183,7 +203,15 @@ class MarkdownReader {
     for (const EnvSetting& e : tmp.env) vars_[e.name] = e.value;
     embed_remap(tmp, d, m);
     embed_merge(out_, std::move(tmp), 0);
-    for (Notification& n : d.notes) diag_.notes.push_back(std::move(n));
+    keep_notes(d);
+  }
+
+  // A README's snippets are excerpts (`...`, a Dockerfile without FROM, JSON
+  // fragments): their syntax errors are not reported, only other notes.
+  void keep_notes(ParseDiag& d) {
+    for (Notification& n : d.notes)
+      if (n.id != "parse-error" && n.id != "parse-warning" && n.id.find("-syntax") == std::string::npos)
+        diag_.notes.push_back(std::move(n));
   }
 };
 
