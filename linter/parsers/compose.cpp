@@ -99,12 +99,37 @@ class ComposeReader {
     return m;
   }
 
+  // `command: >` folds its lines into one: read them as one command continued
+  // with `\` over the same lines, so every word keeps its place.
+  bool folded(const ConfigEntry& e, std::string& text, EmbedMap& m) {
+    int l = e.value_loc.range.line;
+    if (l < 1 || l > src_.line_count() || trim(e.value).find('\n') != std::string::npos) return false;
+    std::string head = trim(src_.line(l));
+    if (!ends_with(head, ">") && !ends_with(head, ">-") && !ends_with(head, ">+")) return false;
+    std::string want = trim(e.value), got;
+    for (++l; l <= src_.line_count() && got.size() < want.size(); ++l) {
+      std::string t = trim(src_.line(l));
+      if (t.empty()) continue;
+      if (!text.empty()) text += " \\\n";
+      text += t;
+      got += (got.empty() ? "" : " ") + t;
+      m.add(src_, l, t);
+    }
+    return got == want;
+  }
+
   void script(const ConfigEntry& e, const std::map<std::string, std::string>& vars) {
-    SourceFile view(src_.path(), e.value);
+    std::string text;
+    EmbedMap m;
+    if (!folded(e, text, m)) {
+      text = e.value;
+      m = map_of(e, e.value);
+    }
+    SourceFile view(src_.path(), text);
     FileFacts tmp;
     ParseDiag d;
     parse_shell(view, vars, -1, "compose", tmp, d);
-    embed_remap(tmp, d, map_of(e, e.value));
+    embed_remap(tmp, d, m);
     embed_merge(out_, std::move(tmp), 0);
     for (Notification& n : d.notes) diag_.notes.push_back(std::move(n));
   }

@@ -162,6 +162,7 @@ class MarkdownReader {
     if (kind.empty()) return;
     int start = b.first_line;
     if (start >= 1 && start <= src_.line_count() && fence_line(src_.line(start))) ++start;
+    const std::vector<std::string> written = b.lines;  // prompts are blanked below, widths kept
     if (kind == "sh") {
       bool console = b.lang == "console" || b.lang == "shell-session" || b.lang == "shellsession" ||
                      b.lang == "bash-session" || b.lang == "terminal";
@@ -171,7 +172,7 @@ class MarkdownReader {
     EmbedMap m;
     std::string text;
     for (size_t i = 0; i < b.lines.size(); ++i) {
-      m.add(src_, start + static_cast<int>(i), b.lines[i]);
+      m.add(src_, start + static_cast<int>(i), written[i]);
       text += b.lines[i];
       text += '\n';
     }
