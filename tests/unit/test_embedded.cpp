@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <utility>
 
 #include "core/registry.h"
 
@@ -30,6 +31,12 @@ const Command* find_cmd(const FileFacts& f, const std::string& prog) {
   for (auto& c : f.commands)
     if (!c.argv.empty() && c.argv[0].text == prog) return &c;
   return nullptr;
+}
+
+// Line and column where the first command named `prog` starts (0, 0 when none).
+std::pair<int, int> starts_at(const FileFacts& f, const std::string& prog) {
+  const Command* c = find_cmd(f, prog);
+  return c ? std::make_pair(c->loc.range.line, c->loc.range.col) : std::make_pair(0, 0);
 }
 
 }  // namespace
@@ -100,15 +107,9 @@ TEST_CASE("compose: string and list commands, environment as variables, image", 
                  "    command: [\"bash\", \"-c\", \"pip install vllm\"]\n");
   REQUIRE(p.facts.images.size() == 1);
   CHECK(p.facts.images[0].ref == "nvcr.io/nvidia/pytorch:25.11-py3");
-  const Command* t = find_cmd(p.facts, "torchrun");
-  REQUIRE(t != nullptr);
-  CHECK(t->argv[2].text == "4");
-  CHECK(t->loc.range.line == 6);
-  CHECK(t->loc.range.col == 14);
-  const Command* pip = find_cmd(p.facts, "pip");
-  REQUIRE(pip != nullptr);
-  CHECK(pip->loc.range.line == 8);
-  CHECK(pip->loc.range.col == 30);
+  CHECK(starts_at(p.facts, "torchrun") == std::make_pair(6, 14));
+  CHECK(find_cmd(p.facts, "torchrun")->argv[2].text == "4");
+  CHECK(starts_at(p.facts, "pip") == std::make_pair(8, 30));
 }
 
 TEST_CASE("image commands: docker run options, enroot, srun, IMAGE=", "[embedded]") {
@@ -125,10 +126,7 @@ TEST_CASE("image commands: docker run options, enroot, srun, IMAGE=", "[embedded
   CHECK(std::count(refs.begin(), refs.end(), "nvcr.io/nvidia/pytorch:25.11-py3") == 1);
   CHECK(std::count(refs.begin(), refs.end(), "nvcr.io/nvidia/pytorch:25.09-py3") == 1);
   CHECK(std::count(refs.begin(), refs.end(), "nvcr.io/nvidia/vllm:25.11-py3") == 1);
-  const Command* pip = find_cmd(p.facts, "pip");
-  REQUIRE(pip != nullptr);
-  CHECK(pip->loc.range.line == 5);
-  CHECK(pip->loc.range.col == 26);
+  CHECK(starts_at(p.facts, "pip") == std::make_pair(5, 26));
 }
 
 TEST_CASE("compose: a folded command keeps each word on its own line", "[embedded]") {
