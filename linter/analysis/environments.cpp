@@ -77,10 +77,10 @@ std::vector<PkgEnv> package_envs(const Project& p) {
   for (const auto& up : p.files) {
     const ParsedFile& f = *up;
     if (f.facts.installs.empty()) continue;
-    // Dockerfiles, and the Dockerfile blocks of a Markdown document (installs with a stage)
+    // Dockerfiles; elsewhere, installs with a stage run in an image: a Markdown
+    // document's Dockerfile blocks, `docker run IMAGE pip install ...`
     bool staged = f.facts.kind == FileKind::Dockerfile;
-    if (f.facts.kind == FileKind::Markdown)
-      for (const Install& in : f.facts.installs) staged = staged || in.stage >= 0;
+    for (const Install& in : f.facts.installs) staged = staged || in.stage >= 0;
     if (staged) {
       int n = static_cast<int>(f.facts.images.size());
       for (int s = 0; s < n; ++s) {

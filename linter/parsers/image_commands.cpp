@@ -72,7 +72,7 @@ size_t image_arg(const Command& c) {
   while (i < a.size() && (base(a[i].text) == "sudo" || base(a[i].text) == "time" || base(a[i].text) == "exec")) ++i;
   if (i + 1 >= a.size()) return 0;
   std::string prog = base(a[i].text);
-  if (prog == "docker" || prog == "podman" || prog == "nerdctl") {
+  if (prog == "docker" || prog == "podman" || prog == "nerdctl" || prog == "nvidia-docker") {
     size_t k = i + 1;
     if (k < a.size() && a[k].text == "container") ++k;
     if (k < a.size() && a[k].text == "image") ++k;
