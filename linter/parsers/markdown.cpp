@@ -139,7 +139,7 @@ std::vector<std::string> strip_prompts(const std::vector<std::string>& lines, bo
   std::vector<std::string> out;
   bool cont = false;
   for (const std::string& l : lines) {
-    if (size_t p = prompt(l, console || any); p > 0) {
+    if (size_t p = prompt(l, console && !any); p > 0) {  // `# ` is a root prompt only where no `$` is
       out.push_back(std::string(p, ' ') + l.substr(p));
     } else if (cont) {
       out.push_back(l);
