@@ -77,7 +77,11 @@ std::vector<PkgEnv> package_envs(const Project& p) {
   for (const auto& up : p.files) {
     const ParsedFile& f = *up;
     if (f.facts.installs.empty()) continue;
-    if (f.facts.kind == FileKind::Dockerfile) {
+    // Dockerfiles; elsewhere, installs with a stage run in an image: a Markdown
+    // document's Dockerfile blocks, `docker run IMAGE pip install ...`
+    bool staged = f.facts.kind == FileKind::Dockerfile;
+    for (const Install& in : f.facts.installs) staged = staged || in.stage >= 0;
+    if (staged) {
       int n = static_cast<int>(f.facts.images.size());
       for (int s = 0; s < n; ++s) {
         PkgEnv env;
@@ -97,7 +101,7 @@ std::vector<PkgEnv> package_envs(const Project& p) {
         }
         if (!env.runs.empty()) envs.push_back(std::move(env));
       }
-      continue;
+      if (f.facts.kind == FileKind::Dockerfile) continue;
     }
     if (f.facts.kind == FileKind::Requirements) {
       // Judged through whatever installs or includes it; on its own only as a root.
@@ -107,6 +111,7 @@ std::vector<PkgEnv> package_envs(const Project& p) {
     }
     PkgEnv env;
     for (const Install& in : f.facts.installs) {
+      if (staged && in.stage >= 0) continue;
       PkgRun run;
       run.file = &f;
       run.install = &in;
@@ -115,7 +120,7 @@ std::vector<PkgEnv> package_envs(const Project& p) {
       fill_run(p, run, children, cchildren, todo);
       env.runs.push_back(std::move(run));
     }
-    envs.push_back(std::move(env));
+    if (!env.runs.empty()) envs.push_back(std::move(env));
   }
   return envs;
 }

@@ -98,7 +98,7 @@ class G1 : public Rule {
     Sink sink;
     for (const auto& up : p.files) items(p, *up, sink);
     for (const auto& up : p.files)
-      if (up->facts.kind == FileKind::Dockerfile) images(*up, sink);
+      images(*up, sink);  // FROM lines, and images named by commands in any file
     for (const PkgEnv& env : package_envs(p)) environment(p, env, sink);
     sink.flush(out);
   }
