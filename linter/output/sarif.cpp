@@ -105,24 +105,13 @@ ojson sarif_notification(const Notification& n, const LintResult& res) {
 }
 
 static void write_sarif(const LintResult& r, std::ostream& out, const OutputOptions& o) {
-  // the G-rules from their docs, then the meta rule for unused suppressions
-  ojson driver = sarif_driver();
-  const int meta_index = static_cast<int>(driver["rules"].size());
-  driver["rules"].push_back({
-      {"id", kUnusedSuppression},
-      {"name", "UnusedSuppression"},
-      {"shortDescription", {{"text", unused_suppression_short()}}},
-      {"fullDescription", {{"text", unused_suppression_short()}}},
-      {"help", {{"text", markdown_to_text(unused_suppression_doc())}, {"markdown", unused_suppression_doc()}}},
-      {"defaultConfiguration", {{"level", "warning"}}},
-      {"properties", {{"tags", ojson::array({"maintainability"})}, {"precision", "very-high"}, {"problem.severity", "warning"}}},
-  });
+  ojson driver = sarif_driver();  // every documented rule, the meta rule among them
   ojson results = ojson::array();
   for (const auto& f : r.findings) {
     std::string text = f.message;
     if (!f.fix.empty()) text += " Fix: " + f.fix;
     ojson res = {{"ruleId", f.rule},
-                 {"ruleIndex", f.rule == kUnusedSuppression ? meta_index : rule_index(f.rule)},
+                 {"ruleIndex", rule_index(f.rule)},
                  {"level", level_name(f.level)},
                  {"message", {{"text", text}}},
                  {"locations", ojson::array({{{"physicalLocation", phys(f.loc, r)}}})},

@@ -397,4 +397,9 @@ CheckResult check_g6(Context& c) {
   return r;
 }
 
+SPARKCHECK_PROBE_CHECK("G3", check_g3);
+SPARKCHECK_PROBE_CHECK("G4", check_g4);
+SPARKCHECK_PROBE_CHECK("G5", check_g5);
+SPARKCHECK_PROBE_CHECK("G6", check_g6);
+
 }  // namespace sc::probe
