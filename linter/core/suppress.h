@@ -16,14 +16,12 @@ namespace sc {
 
 // Id of the meta rule that reports suppressions which suppress nothing.
 inline constexpr const char* kUnusedSuppression = "unused-suppression";
-// Its documentation (markdown), for `sparkcheck rule` and SARIF help.
-const char* unused_suppression_doc();
-const char* unused_suppression_short();
+// (Its documentation is rules/unused-suppression/unused-suppression.md, like any rule's.)
 
 // Canonical spelling of a rule id ("g9" -> "G9"), or "" when unknown.
-// Known: the documented rules, the registered rules, G1..G10 and the meta rule.
+// Known: the registered checks (core/registry.h) and the documented rules.
 std::string canonical_rule_id(std::string_view id);
-// Every known id, sorted G1..G10 then others (for error messages).
+// Every known id in rule order: G-numbers, then others (for error messages).
 std::vector<std::string> known_rule_ids();
 std::string known_rule_list();  // "G1, G2, ..., unused-suppression"
 

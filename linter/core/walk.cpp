@@ -172,7 +172,7 @@ struct Walker {
 
 WalkResult walk(const WalkOptions& opt) {
   WalkResult res;
-  Walker w{opt, res};
+  Walker w{opt, res, {}, {}, {}};
   for (const auto& p : opt.paths) {
     std::error_code ec;
     std::string abs = fs::absolute(p, ec).lexically_normal().generic_string();
