@@ -6,6 +6,7 @@
 #include <map>
 #include <set>
 
+#include "analysis/project.h"
 #include "parsers/packaging.h"
 
 namespace sc {
@@ -38,7 +39,7 @@ void fill_run(const Project& p, PkgRun& run,
   for (auto& [t, ins] : p.installed_by)
     for (auto& i : ins)
       if (i.install == &in) {
-        if (i.constraint) run.constraint_files.push_back(t);
+        if (i.constraint) run.constraint_files.push_back(t), run.command_constraints.push_back(t);
         else todo.push_back(t);
       }
   std::set<const ParsedFile*> seen;

@@ -3,59 +3,44 @@
 #include <set>
 
 #include "analysis/launch.h"
-#include "analysis/project.h"
 #include "core/registry.h"
-#include "analysis/environments.h"
 #include "knowledge/cuda.h"
+#include "knowledge/knowledge.h"
+#include "query/finding.h"
+#include "query/packages.h"
+#include "query/python_calls.h"
 
 namespace sc {
 namespace {
 
+using query::kwarg;
+
 // NGC framework images that ship a flash-attn built for their GPUs.
 bool ngc_with_flash_attn(const Image* im) {
-  if (!im || im->ref.find('$') != std::string::npos) return false;
-  if (!is_ngc_framework_image(im->ref)) return false;
-  std::string r = lower(im->ref).substr(15);  // after nvcr.io/nvidia/
-  std::string repo = r.substr(0, r.find(':'));
-  return repo == "pytorch" || repo == "vllm" || repo == "sglang" || repo == "nemo" || repo == "tritonserver";
+  if (!im || im->ref.find('$') != std::string::npos || !is_ngc_framework_image(im->ref)) return false;
+  return knowledge::in("ngc-repos-with-flash-attn", ngc_repo(im->ref));
 }
 
-// An image sparkcheck cannot judge here: unresolved ARG, or a ROCm (AMD) image
-// whose flash-attn is a different build altogether.
+// An image sparkcheck cannot judge here: unresolved ARG, or a non-CUDA (ROCm) image whose
+// flash-attn is a different build altogether.
 bool image_unknown(const Image* im) {
-  return im && (im->ref.find('$') != std::string::npos || lower(im->ref).find("rocm") != std::string::npos);
+  return im && (im->ref.find('$') != std::string::npos || knowledge::table("non-cuda-images").match(lower(im->ref)));
 }
 
-// A PEP 508 marker that keeps the requirement off aarch64 Linux.
-bool marker_excludes_aarch64(const std::string& marker) {
-  std::string m = lower(marker);
-  std::string compact;
-  for (char c : m)
-    if (c != ' ' && c != '\'' && c != '"') compact += c;
-  for (const char* x : {"platform_machine==x86_64", "platform_machine==amd64", "platform_machine!=aarch64",
-                        "platform_machine!=arm64", "x86_64==platform_machine", "aarch64!=platform_machine",
-                        "sys_platform==win32", "sys_platform==darwin", "platform_system==windows",
-                        "platform_system==darwin", "sys_platform!=linux", "platform_system!=linux"})
-    if (compact.find(x) != std::string::npos) return true;
-  return false;
-}
+bool is_flash_attn(const Requirement& r) { return knowledge::in("flash-attn-packages", r.name); }
 
-// Model ids that FastLanguageModel sends to FastModel (which honours
-// attn_implementation) rather than to FastLlamaModel: every model_type outside
-// llama/mistral/gemma/gemma2/qwen2/qwen3.
+// Model ids that FastLanguageModel sends to FastModel (which honours attn_implementation).
 bool routes_to_fast_model(const std::string& model) {
   std::string m = lower(model);
-  for (const char* x : {"gemma-3", "gemma3", "phi-", "phi3", "phi4", "-vl", "vision", "moe", "-a3b", "-a22b",
-                        "gpt-oss", "llama-4", "deepseek", "granite", "pixtral", "mistral-small-3.1", "qwen3.5",
-                        "qwen3_5", "qwen3-next", "omni", "olmo", "cohere", "falcon", "llava", "whisper"})
+  for (const std::string& x : knowledge::table("unsloth-fast-model-routes").values())
     if (m.find(x) != std::string::npos) return true;
   return false;
 }
 
-const PyArg* kwarg(const PyCall& c, std::string_view k) {
-  for (const auto& a : c.args)
-    if (a.keyword == k) return &a;
-  return nullptr;
+bool llama_path_class(const std::string& cls) { return knowledge::in("unsloth-llama-path-classes", cls); }
+
+const std::string& flash_flag(std::string_view which) {
+  return knowledge::table("unsloth-flash-flags").find(which)->get("attr");
 }
 
 bool before(const Location& a, const Location& b) {
@@ -78,7 +63,7 @@ class FlashAttnRule : public Rule {
           if (ngc_with_flash_attn(p.stage_image(*f, static_cast<int>(s)))) ngc_project = true;
       for (const auto& in : f->facts.installs)
         for (const auto& r : in.packages)
-          if (r.name == "flash-attn" && prebuilt_aarch64(r, in)) prebuilt_wheel = true;
+          if (is_flash_attn(r) && prebuilt_aarch64(r, in)) prebuilt_wheel = true;
     }
     for (const auto& f : p.files) {
       installs(p, *f, out);
@@ -91,14 +76,10 @@ class FlashAttnRule : public Rule {
 
  private:
   static bool prebuilt_aarch64(const Requirement& r, const Install& in) {
-    std::string u = lower(r.url + " " + r.raw);
-    if (u.find("aarch64") != std::string::npos || u.find("arm64") != std::string::npos) return true;
-    for (const auto& ix : in.indexes) {
-      std::string l = lower(ix.url);
-      // a find-links page or a non-PyPI index chosen for flash-attn: a prebuilt wheel source
-      if (ix.role == "find-links" || l.find("flash") != std::string::npos || l.find("prebuil") != std::string::npos)
-        return true;
-    }
+    const auto& sources = knowledge::table("flash-attn-prebuilt-sources");
+    if (sources.find("aarch64-wheel")->capture(lower(r.url + " " + r.raw))) return true;
+    for (const auto& ix : in.indexes)  // a find-links page or an index chosen for flash-attn
+      if (ix.role == "find-links" || sources.find("prebuilt-index")->capture(lower(ix.url))) return true;
     return false;
   }
 
@@ -107,7 +88,7 @@ class FlashAttnRule : public Rule {
     for (const auto& in : f.facts.installs) {
       if (in.tool == Installer::Conda || in.tool == Installer::CondaEnvFile) continue;  // conda-forge builds
       for (const auto& r : in.packages) {
-        if (r.name != "flash-attn") continue;
+        if (!is_flash_attn(r)) continue;
         if (marker_excludes_aarch64(r.marker) || prebuilt_aarch64(r, in)) continue;
         // a wheel file is a binary: no source build (pip itself rejects a wrong-platform wheel)
         if (lower(r.url + " " + r.raw).find(".whl") != std::string::npos) continue;
@@ -156,94 +137,94 @@ class FlashAttnRule : public Rule {
   }
 
   // ---- (b) Unsloth FastLanguageModel + attn_implementation="sdpa" ----------------
-  static void unsloth(const PythonFacts& py, Reporter& out) {
-    bool imported = false, wildcard = false;
-    for (const auto& im : py.imports) {
-      if (im.module == "unsloth" || starts_with(im.module, "unsloth.")) imported = true;
-      if (im.module == "unsloth" && im.name == "*") wildcard = true;
-    }
-    if (!imported) return;
-    static const std::set<std::string> llama_path = {"FastLanguageModel", "FastLlamaModel", "FastMistralModel",
-                                                     "FastQwen2Model",    "FastQwen3Model", "FastGemmaModel",
-                                                     "FastGemma2Model"};
-    auto entry = [&](const PyCall& c) -> std::string {
-      std::string r = c.resolved;
-      if (wildcard && r == c.callee && r.find('.') != std::string::npos && llama_path.count(r.substr(0, r.find('.'))))
-        r = "unsloth." + r;
-      if (!starts_with(r, "unsloth.") || !ends_with(r, ".from_pretrained")) return {};
-      std::string cls = r.substr(0, r.size() - 16);
-      cls = cls.substr(cls.rfind('.') + 1);
-      return llama_path.count(cls) ? cls : std::string();
-    };
-    const std::string utils_flag = "unsloth.models._utils.HAS_FLASH_ATTENTION";
-    const std::string dispatch_flag = "unsloth.utils.attention_dispatch.HAS_FLASH_ATTENTION";
-    auto disables = [](const PyAssign& a, const std::string& flag) {
-      return a.resolved == flag && a.is_literal && (a.value == "False" || a.value == "0" || a.value == "None");
-    };
-    bool dispatch_override = false;
-    for (const auto& a : py.assigns)
-      if (disables(a, dispatch_flag)) dispatch_override = true;
-    bool uses_llama_path = false;
-    for (const auto& im : py.imports)
-      if (starts_with(im.module, "unsloth") && llama_path.count(im.name)) uses_llama_path = true;
+  struct UnslothModule {
+    bool imported = false, wildcard = false, uses_llama_path = false, dispatch_override = false;
+  };
 
+  static bool disables(const PyAssign& a, const std::string& flag) {
+    return a.resolved == flag && a.is_literal && (a.value == "False" || a.value == "0" || a.value == "None");
+  }
+
+  static UnslothModule unsloth_module(const PythonFacts& py) {
+    UnslothModule m;
+    for (const auto& im : py.imports) {
+      if (im.module == "unsloth" || starts_with(im.module, "unsloth.")) m.imported = true;
+      if (im.module == "unsloth" && im.name == "*") m.wildcard = true;
+      if (starts_with(im.module, "unsloth") && llama_path_class(im.name)) m.uses_llama_path = true;
+    }
+    for (const auto& a : py.assigns)
+      if (disables(a, flash_flag("dispatch"))) m.dispatch_override = true;
+    return m;
+  }
+
+  // The llama-path class whose from_pretrained `c` calls, or "".
+  static std::string llama_entry(const PyCall& c, const UnslothModule& m) {
+    std::string r = c.resolved;
+    if (m.wildcard && r == c.callee && r.find('.') != std::string::npos && llama_path_class(r.substr(0, r.find('.'))))
+      r = "unsloth." + r;
+    if (!starts_with(r, "unsloth.") || !ends_with(r, ".from_pretrained")) return {};
+    std::string cls = r.substr(0, r.size() - 16);
+    cls = cls.substr(cls.rfind('.') + 1);
+    return llama_path_class(cls) ? cls : std::string();
+  }
+
+  // FastLanguageModel with load_in_8bit / full_finetuning / qat_scheme set (or unknown) leaves the llama path.
+  static bool other_route(const PyCall& c) {
+    for (const std::string& k : knowledge::table("unsloth-route-kwargs").values()) {
+      const PyArg* a = kwarg(c, k);
+      if (!a) continue;
+      if (!a->is_literal) return true;
+      if (k == "qat_scheme" ? a->kind != "none" && a->kind != "false"
+                            : a->kind == "true" || (a->kind == "integer" && a->literal != "0"))
+        return true;
+    }
+    return false;
+  }
+
+  // The sdpa/eager request a llama-path call drops, or null.
+  static const PyArg* dropped_request(const PyCall& c, const std::string& cls, const PythonFacts& py) {
+    const PyArg* attn = kwarg(c, "attn_implementation");
+    if (!attn || attn->kind != "string" || !query::literal_in(attn, {"sdpa", "eager"})) return nullptr;
+    if (kwarg(c, "**")) return nullptr;  // unknown keyword arguments may change the route
+    if (cls == "FastLanguageModel" && other_route(c)) return nullptr;
+    const PyArg* model = query::kwarg_or_first(c, "model_name");
+    if (model && model->is_literal && routes_to_fast_model(model->literal)) return nullptr;
+    for (const auto& a : py.assigns)  // reported at the override when it is incomplete
+      if (disables(a, flash_flag("utils")) && before(a.loc, c.loc)) return nullptr;
+    return attn;
+  }
+
+  static void unsloth(const PythonFacts& py, Reporter& out) {
+    UnslothModule m = unsloth_module(py);
+    if (!m.imported) return;
     for (const auto& c : py.calls) {
-      std::string cls = entry(c);
+      std::string cls = llama_entry(c, m);
       if (cls.empty()) continue;
-      uses_llama_path = true;
-      const PyArg* attn = kwarg(c, "attn_implementation");
-      if (!attn || !attn->is_literal || attn->kind != "string") continue;
-      if (attn->literal != "sdpa" && attn->literal != "eager") continue;
-      if (kwarg(c, "**")) continue;  // unknown keyword arguments may change the route
-      if (cls == "FastLanguageModel") {
-        bool other_route = false, unknown = false;
-        for (const char* k : {"load_in_8bit", "full_finetuning"}) {
-          const PyArg* a = kwarg(c, k);
-          if (!a) continue;
-          if (!a->is_literal) unknown = true;
-          else if (a->kind == "true" || (a->kind == "integer" && a->literal != "0")) other_route = true;
-        }
-        if (const PyArg* q = kwarg(c, "qat_scheme")) {
-          if (!q->is_literal) unknown = true;
-          else if (q->kind != "none" && !(q->kind == "false")) other_route = true;
-        }
-        if (other_route || unknown) continue;
-      }
-      const PyArg* model = kwarg(c, "model_name");
-      if (!model)
-        for (const auto& a : c.args)
-          if (a.keyword.empty()) { model = &a; break; }
-      if (model && model->is_literal && routes_to_fast_model(model->literal)) continue;
-      bool overridden = false;
-      for (const auto& a : py.assigns)
-        if (disables(a, utils_flag) && before(a.loc, c.loc)) overridden = true;
-      if (overridden) continue;  // reported at the override when it is incomplete
-      Finding f;
-      f.rule = "G2";
-      f.level = Level::Error;
-      f.loc = attn->loc;
-      f.message = "attn_implementation=\"" + attn->literal + "\" is silently dropped: " + cls +
-                  ".from_pretrained sends llama/mistral/gemma/gemma2/qwen2/qwen3 models through "
-                  "FastLlamaModel.from_pretrained, which pops attn_implementation and prefers flash_attention_2 "
-                  "whenever flash_attn imports, and a flash-attn without sm_121 kernels then fails on a Spark; " +
-                  std::string(kDispatchNote);
-      f.fix = "load with FastModel.from_pretrained(..., attn_implementation=\"" + attn->literal +
-              "\") (it honours the request), or make flash_attn not importable in this environment";
-      out.report(std::move(f));
+      m.uses_llama_path = true;
+      if (const PyArg* attn = dropped_request(c, cls, py))
+        out.report(query::finding(
+            Level::Error, attn->loc,
+            "attn_implementation=\"" + attn->literal + "\" is silently dropped: " + cls +
+                ".from_pretrained sends llama/mistral/gemma/gemma2/qwen2/qwen3 models through "
+                "FastLlamaModel.from_pretrained, which pops attn_implementation and prefers flash_attention_2 "
+                "whenever flash_attn imports, and a flash-attn without sm_121 kernels then fails on a Spark; " +
+                std::string(kDispatchNote),
+            "load with FastModel.from_pretrained(..., attn_implementation=\"" + attn->literal +
+                "\") (it honours the request), or make flash_attn not importable in this environment"));
     }
-    if (!uses_llama_path || dispatch_override) return;
-    for (const auto& a : py.assigns) {
-      if (!disables(a, utils_flag)) continue;
-      Finding f;
-      f.rule = "G2";
-      f.level = Level::Warning;
-      f.loc = a.loc;
-      f.message = std::string("incomplete flash-attention override: ") + kDispatchNote +
-                  "; FastLanguageModel's patched llama attention asks attention_dispatch, not _utils";
-      f.fix = "also set unsloth.utils.attention_dispatch.HAS_FLASH_ATTENTION = False (after importing unsloth), "
-              "or make flash_attn not importable";
-      out.report(std::move(f));
-    }
+    if (m.uses_llama_path && !m.dispatch_override) incomplete_override(py, out);
+  }
+
+  // ---- (b') _utils.HAS_FLASH_ATTENTION = False without the attention_dispatch copy
+  static void incomplete_override(const PythonFacts& py, Reporter& out) {
+    for (const auto& a : py.assigns)
+      if (disables(a, flash_flag("utils")))
+        out.report(query::finding(
+            Level::Warning, a.loc,
+            std::string("incomplete flash-attention override: ") + kDispatchNote +
+                "; FastLanguageModel's patched llama attention asks attention_dispatch, not _utils",
+            "also set unsloth.utils.attention_dispatch.HAS_FLASH_ATTENTION = False (after importing unsloth), "
+            "or make flash_attn not importable"));
   }
 
   // ---- (c) configs ---------------------------------------------------------------

@@ -1,0 +1,16 @@
+// Questions about Python calls: a keyword argument, the first positional argument.
+#pragma once
+#include <string_view>
+
+#include "core/facts.h"
+
+namespace sc::query {
+
+// The keyword argument `k` of call `c` ("**" for a **kwargs splat), or null.
+const PyArg* kwarg(const PyCall& c, std::string_view k);
+// Keyword `k`, else the first positional argument, or null.
+const PyArg* kwarg_or_first(const PyCall& c, std::string_view k);
+// A literal string argument equal to one of `values`.
+bool literal_in(const PyArg* a, std::initializer_list<std::string_view> values);
+
+}  // namespace sc::query
