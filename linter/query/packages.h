@@ -24,8 +24,6 @@ const std::vector<PkgEnv>& environments(const Project& p);
 // Every requirement of every run of `env`, in install order; those that pip never installs on
 // aarch64 Linux (marker, foreign wheel) left out.
 std::vector<InstalledPackage> packages_in(const PkgEnv& env);
-// Every install of `name` across the project's environments.
-std::vector<InstalledPackage> installs_of(const Project& p, std::string_view name);
 // Does the run install `name` (any member)?
 bool run_installs(const PkgRun& run, std::string_view name);
 

@@ -16,11 +16,4 @@ const PyArg* kwarg_or_first(const PyCall& c, std::string_view k) {
   return nullptr;
 }
 
-bool literal_in(const PyArg* a, std::initializer_list<std::string_view> values) {
-  if (!a || !a->is_literal) return false;
-  for (std::string_view v : values)
-    if (a->literal == v) return true;
-  return false;
-}
-
 }  // namespace sc::query

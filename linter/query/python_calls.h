@@ -10,7 +10,5 @@ namespace sc::query {
 const PyArg* kwarg(const PyCall& c, std::string_view k);
 // Keyword `k`, else the first positional argument, or null.
 const PyArg* kwarg_or_first(const PyCall& c, std::string_view k);
-// A literal string argument equal to one of `values`.
-bool literal_in(const PyArg* a, std::initializer_list<std::string_view> values);
 
 }  // namespace sc::query

@@ -1,7 +1,5 @@
 // G2: flash-attn on aarch64/sm_121 (bare pip), and Unsloth dropping an explicit
 // attn_implementation request on its FastLlamaModel path.
-#include <set>
-
 #include "analysis/launch.h"
 #include "core/registry.h"
 #include "knowledge/cuda.h"
@@ -56,25 +54,34 @@ class FlashAttnRule : public Rule {
   std::string_view id() const override { return "G2"; }
 
   void check(const Project& p, Reporter& out) const override {
-    bool ngc_project = false, prebuilt_wheel = false;
+    bool fa2_judged = !ngc_project(p) && !prebuilt_wheel(p);
     for (const auto& f : p.files) {
-      if (f->facts.kind == FileKind::Dockerfile)
-        for (size_t s = 0; s < f->facts.images.size(); ++s)
-          if (ngc_with_flash_attn(p.stage_image(*f, static_cast<int>(s)))) ngc_project = true;
-      for (const auto& in : f->facts.installs)
-        for (const auto& r : in.packages)
-          if (is_flash_attn(r) && prebuilt_aarch64(r, in)) prebuilt_wheel = true;
-    }
-    for (const auto& f : p.files) {
-      installs(p, *f, out);
+      flash_attn_installs(p, *f, out);
       if (is_test_path(f->src.path())) continue;
       unsloth(f->facts.python, out);
-      if (!ngc_project && !prebuilt_wheel) fa2_requests(*f, out);
+      if (fa2_judged) fa2_requests(*f, out);
       llamafactory_unsloth(f->facts.config, out);
     }
   }
 
  private:
+  // A Dockerfile of the project builds on an NGC image that ships flash-attn.
+  static bool ngc_project(const Project& p) {
+    for (const auto& f : p.files)
+      for (size_t s = 0; f->facts.kind == FileKind::Dockerfile && s < f->facts.images.size(); ++s)
+        if (ngc_with_flash_attn(p.stage_image(*f, static_cast<int>(s)))) return true;
+    return false;
+  }
+
+  // The project installs a prebuilt aarch64 flash-attn wheel somewhere.
+  static bool prebuilt_wheel(const Project& p) {
+    for (const auto& f : p.files)
+      for (const auto& in : f->facts.installs)
+        for (const auto& r : in.packages)
+          if (is_flash_attn(r) && prebuilt_aarch64(r, in)) return true;
+    return false;
+  }
+
   static bool prebuilt_aarch64(const Requirement& r, const Install& in) {
     const auto& sources = knowledge::table("flash-attn-prebuilt-sources");
     if (sources.find("aarch64-wheel")->capture(lower(r.url + " " + r.raw))) return true;
@@ -84,45 +91,53 @@ class FlashAttnRule : public Rule {
   }
 
   // ---- (a) flash-attn installed with pip on aarch64 -----------------------------
-  static void installs(const Project& p, const ParsedFile& f, Reporter& out) {
-    for (const auto& in : f.facts.installs) {
-      if (in.tool == Installer::Conda || in.tool == Installer::CondaEnvFile) continue;  // conda-forge builds
-      for (const auto& r : in.packages) {
-        if (!is_flash_attn(r)) continue;
-        if (marker_excludes_aarch64(r.marker) || prebuilt_aarch64(r, in)) continue;
-        // a wheel file is a binary: no source build (pip itself rejects a wrong-platform wheel)
-        if (lower(r.url + " " + r.raw).find(".whl") != std::string::npos) continue;
-        if (in.tool == Installer::PyprojectDeps && optional_group(f, r)) continue;
-        std::vector<Related> rel;
-        if (f.facts.kind == FileKind::Dockerfile) {
-          const Image* im = p.stage_image(f, in.stage);
-          if (ngc_with_flash_attn(im) || image_unknown(im)) continue;
-          if (im) rel.push_back({im->loc, "base image without a prebuilt flash-attn"});
-        } else if (in.tool == Installer::RequirementsFile || in.tool == Installer::PyprojectDeps) {
-          bool bare = false;
-          for (const auto& ctx : p.contexts_for(f)) {
-            if (ctx.dockerfile && (ngc_with_flash_attn(ctx.image) || image_unknown(ctx.image))) continue;
-            bare = true;
-            if (ctx.via.range.valid()) rel.push_back({ctx.via, "installed here"});
-          }
-          if (!bare) continue;
-        }
-        Finding fd;
-        fd.rule = "G2";
-        fd.level = Level::Warning;
-        fd.loc = r.loc.range.valid() ? r.loc : in.loc;
-        fd.message =
-            std::string(in.tool == Installer::PyprojectDeps ? "flash-attn is a required dependency, so installing the project"
-                                                            : "flash-attn installed with pip") +
-            ": there is no official linux_aarch64 wheel with sm_121 kernels "
-            "(Dao-AILab/flash-attention#1969), so pip falls back to building the sdist, and such builds have "
-            "failed with \"kernel built for sm80-sm100, but running on sm121\"";
-        fd.fix = "drop flash-attn and use attn_implementation=\"sdpa\", use an NGC container that ships it "
-                 "(nvcr.io/nvidia/vllm, nvcr.io/nvidia/pytorch), or gate it with `; platform_machine == 'x86_64'`";
-        fd.related = std::move(rel);
-        out.report(std::move(fd));
-      }
+  // A flash-attn requirement that pip would build from source on aarch64.
+  static bool source_build(const ParsedFile& f, const Install& in, const Requirement& r) {
+    if (query::conda_like(in.tool) || !is_flash_attn(r)) return false;  // conda-forge builds
+    if (marker_excludes_aarch64(r.marker) || prebuilt_aarch64(r, in)) return false;
+    // a wheel file is a binary: no source build (pip itself rejects a wrong-platform wheel)
+    if (lower(r.url + " " + r.raw).find(".whl") != std::string::npos) return false;
+    return !(in.tool == Installer::PyprojectDeps && optional_group(f, r));
+  }
+
+  static bool ships_or_unknown(const Image* im) { return ngc_with_flash_attn(im) || image_unknown(im); }
+
+  // Where the install runs without a prebuilt flash-attn (related places into `rel`); false when
+  // every environment it runs in ships one (or cannot be judged).
+  static bool bare(const Project& p, const ParsedFile& f, const Install& in, std::vector<Related>& rel) {
+    if (f.facts.kind == FileKind::Dockerfile) {
+      const Image* im = p.stage_image(f, in.stage);
+      if (ships_or_unknown(im)) return false;
+      if (im) rel.push_back({im->loc, "base image without a prebuilt flash-attn"});
+      return true;
     }
+    if (in.tool != Installer::RequirementsFile && in.tool != Installer::PyprojectDeps) return true;
+    bool any = false;
+    for (const auto& ctx : p.contexts_for(f)) {
+      if (ctx.dockerfile && ships_or_unknown(ctx.image)) continue;
+      any = true;
+      if (ctx.via.range.valid()) rel.push_back({ctx.via, "installed here"});
+    }
+    return any;
+  }
+
+  static void flash_attn_installs(const Project& p, const ParsedFile& f, Reporter& out) {
+    for (const auto& in : f.facts.installs)
+      for (const auto& r : in.packages) {
+        std::vector<Related> rel;
+        if (!source_build(f, in, r) || !bare(p, f, in, rel)) continue;
+        out.report(query::finding(
+            Level::Warning, r.loc.range.valid() ? r.loc : in.loc,
+            std::string(in.tool == Installer::PyprojectDeps ? "flash-attn is a required dependency, so installing the "
+                                                              "project"
+                                                            : "flash-attn installed with pip") +
+                ": there is no official linux_aarch64 wheel with sm_121 kernels (Dao-AILab/flash-attention#1969), so "
+                "pip falls back to building the sdist, and such builds have failed with \"kernel built for "
+                "sm80-sm100, but running on sm121\"",
+            "drop flash-attn and use attn_implementation=\"sdpa\", use an NGC container that ships it "
+            "(nvcr.io/nvidia/vllm, nvcr.io/nvidia/pytorch), or gate it with `; platform_machine == 'x86_64'`",
+            std::move(rel)));
+      }
   }
 
   static bool optional_group(const ParsedFile& f, const Requirement& r) {
@@ -184,7 +199,8 @@ class FlashAttnRule : public Rule {
   // The sdpa/eager request a llama-path call drops, or null.
   static const PyArg* dropped_request(const PyCall& c, const std::string& cls, const PythonFacts& py) {
     const PyArg* attn = kwarg(c, "attn_implementation");
-    if (!attn || attn->kind != "string" || !query::literal_in(attn, {"sdpa", "eager"})) return nullptr;
+    if (!attn || !attn->is_literal || attn->kind != "string") return nullptr;
+    if (!knowledge::in("unsloth-honoured-requests", attn->literal)) return nullptr;
     if (kwarg(c, "**")) return nullptr;  // unknown keyword arguments may change the route
     if (cls == "FastLanguageModel" && other_route(c)) return nullptr;
     const PyArg* model = query::kwarg_or_first(c, "model_name");
@@ -234,63 +250,65 @@ class FlashAttnRule : public Rule {
     return nullptr;
   }
 
+  // ---- (4) LLaMA-Factory: use_unsloth: true with flash_attn: sdpa/disabled
   static void llamafactory_unsloth(const std::vector<ConfigEntry>& cfg, Reporter& out) {
     const ConfigEntry* use = top(cfg, "use_unsloth");
     const ConfigEntry* fa = top(cfg, "flash_attn");
     if (!use || !fa || lower(use->value) != "true") return;
-    std::string v = lower(fa->value);
-    if (v != "sdpa" && v != "disabled" && v != "eager") return;
+    if (!knowledge::in("llamafactory-non-flash-values", lower(fa->value))) return;
     if (const ConfigEntry* m = top(cfg, "model_name_or_path"); m && routes_to_fast_model(m->value)) return;
-    Finding f;
-    f.rule = "G2";
-    f.level = Level::Error;
-    f.loc = fa->value_loc;
-    f.message = "flash_attn: " + fa->value +
-                " never reaches Unsloth: with use_unsloth: true LLaMA-Factory builds the "
-                "FastLanguageModel.from_pretrained call without attn_implementation, so llama/qwen/mistral/gemma "
-                "models still run flash-attn whenever it imports, and a flash-attn without sm_121 kernels fails on a Spark";
-    f.fix = "set use_unsloth: false to get sdpa, or make sure flash_attn is not installed in this environment";
-    f.related.push_back({use->value_loc, "Unsloth enabled here"});
-    out.report(std::move(f));
+    out.report(query::finding(
+        Level::Error, fa->value_loc,
+        "flash_attn: " + fa->value +
+            " never reaches Unsloth: with use_unsloth: true LLaMA-Factory builds the FastLanguageModel.from_pretrained "
+            "call without attn_implementation, so llama/qwen/mistral/gemma models still run flash-attn whenever it "
+            "imports, and a flash-attn without sm_121 kernels fails on a Spark",
+        "set use_unsloth: false to get sdpa, or make sure flash_attn is not installed in this environment",
+        {{use->value_loc, "Unsloth enabled here"}}));
   }
 
+  // ---- (5) flash-attention requested on bare pip
   static Finding fa2_finding(const Location& loc, const std::string& what) {
-    Finding f;
-    f.rule = "G2";
-    f.level = Level::Warning;
-    f.loc = loc;
-    f.message = what +
-                " requests flash-attention, but on a DGX Spark (aarch64, sm_121) there is no official flash-attn "
-                "wheel (Dao-AILab/flash-attention#1969) and source builds have failed with \"kernel built for "
-                "sm80-sm100, but running on sm121\"";
-    f.fix = "use sdpa (attn_implementation: sdpa), or run in an NGC container that ships flash-attn";
-    return f;
+    return query::finding(Level::Warning, loc,
+                          what + " requests flash-attention, but on a DGX Spark (aarch64, sm_121) there is no official "
+                                 "flash-attn wheel (Dao-AILab/flash-attention#1969) and source builds have failed with "
+                                 "\"kernel built for sm80-sm100, but running on sm121\"",
+                          "use sdpa (attn_implementation: sdpa), or run in an NGC container that ships flash-attn");
   }
 
-  static void fa2_requests(const ParsedFile& pf, Reporter& out) {
-    const FileFacts& ff = pf.facts;
+  static bool flash_value(std::string_view v) { return knowledge::in("flash-attention-values", v); }
+
+  static void fa2_in_config(const FileFacts& ff, Reporter& out) {
     for (const auto& e : ff.config) {
       if (!e.scalar || e.path.empty()) continue;
       std::string k = e.key(), v = lower(e.value);
       bool top_level = e.path.size() == 1;
-      if (ends_with(k, "attn_implementation") && (v == "flash_attention_2" || v == "flash_attention_3"))
+      if (ends_with(k, "attn_implementation") && flash_value(v))
         out.report(fa2_finding(e.value_loc, "attn_implementation: " + e.value));
       else if (top_level && k == "flash_attention" && v == "true")
         out.report(fa2_finding(e.value_loc, "flash_attention: true"));
-      else if (top_level && k == "flash_attn" && (v == "fa2" || v == "fa3"))
+      else if (top_level && k == "flash_attn" && knowledge::in("llamafactory-flash-attn-values", v))
         out.report(fa2_finding(e.value_loc, "flash_attn: " + e.value));
     }
+  }
+
+  static void fa2_in_commands(const FileFacts& ff, Reporter& out) {
     for (const auto& c : ff.commands) {
       auto w = flag_value(c, {"--attn_implementation", "--attn-implementation"});
-      if (w && w->resolved && (w->text == "flash_attention_2" || w->text == "flash_attention_3"))
+      if (w && w->resolved && flash_value(w->text))
         out.report(fa2_finding(w->loc, "--attn_implementation " + w->text));
       auto fa = flag_value(c, {"--flash_attn"});
-      if (fa && fa->resolved && (fa->text == "fa2" || fa->text == "fa3"))
+      if (fa && fa->resolved && knowledge::in("llamafactory-flash-attn-values", fa->text))
         out.report(fa2_finding(fa->loc, "--flash_attn " + fa->text));
     }
-    for (const auto& c : ff.python.calls) {
+  }
+
+  static void fa2_requests(const ParsedFile& pf, Reporter& out) {
+    fa2_in_config(pf.facts, out);
+    fa2_in_commands(pf.facts, out);
+    for (const auto& c : pf.facts.python.calls) {
       const PyArg* a = kwarg(c, "attn_implementation");
-      if (a && a->is_literal && (a->literal == "flash_attention_2" || a->literal == "flash_attention_3"))
+      if (a && a->is_literal && flash_value(a->literal))
         out.report(fa2_finding(a->loc, "attn_implementation=\"" + a->literal + "\""));
     }
   }
