@@ -46,13 +46,19 @@ std::vector<Related> command_of(const InstalledPackage& ip) {
 std::vector<Related> install_sites(const Project& p, const ParsedFile& f) {
   std::vector<Related> rel;
   if (f.facts.kind != FileKind::Requirements) return rel;
-  for (const auto& c : p.contexts_for(f)) {
+  for (const auto& c : where_installed(p, f)) {
     if (!c.via.range.valid()) continue;
     std::string what = c.dockerfile ? "installed in this Dockerfile stage" : "installed by this command";
     if (c.image) what += " (base image " + c.image->ref + ")";
     rel.push_back({c.via, what});
   }
   return rel;
+}
+
+std::vector<InstallContext> where_installed(const Project& p, const ParsedFile& f) { return p.contexts_for(f); }
+
+const Image* base_image(const Project& p, const ParsedFile& dockerfile, int stage) {
+  return p.stage_image(dockerfile, stage);
 }
 
 const Image* ngc_image(const PkgEnv& env) {

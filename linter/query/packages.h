@@ -44,6 +44,12 @@ std::vector<Related> command_of(const InstalledPackage& ip);
 // image of each stage), as related places; empty for other kinds of file.
 std::vector<Related> install_sites(const Project& p, const ParsedFile& f);
 
+// Where requirements-like file `f` is installed: the Dockerfile stages / host commands whose
+// install runs pull it in (read off the environments), else one bare-host context.
+std::vector<InstallContext> where_installed(const Project& p, const ParsedFile& f);
+// The base image of a Dockerfile stage (following FROM <earlier stage>), or null.
+const Image* base_image(const Project& p, const ParsedFile& dockerfile, int stage);
+
 // The NGC framework image the environment runs on, or null.
 const Image* ngc_image(const PkgEnv& env);
 

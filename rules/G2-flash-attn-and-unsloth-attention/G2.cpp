@@ -69,7 +69,7 @@ class FlashAttnRule : public Rule {
   static bool ngc_project(const Project& p) {
     for (const auto& f : p.files)
       for (size_t s = 0; f->facts.kind == FileKind::Dockerfile && s < f->facts.images.size(); ++s)
-        if (ngc_with_flash_attn(p.stage_image(*f, static_cast<int>(s)))) return true;
+        if (ngc_with_flash_attn(query::base_image(p, *f, static_cast<int>(s)))) return true;
     return false;
   }
 
@@ -106,14 +106,14 @@ class FlashAttnRule : public Rule {
   // every environment it runs in ships one (or cannot be judged).
   static bool bare(const Project& p, const ParsedFile& f, const Install& in, std::vector<Related>& rel) {
     if (f.facts.kind == FileKind::Dockerfile) {
-      const Image* im = p.stage_image(f, in.stage);
+      const Image* im = query::base_image(p, f, in.stage);
       if (ships_or_unknown(im)) return false;
       if (im) rel.push_back({im->loc, "base image without a prebuilt flash-attn"});
       return true;
     }
     if (in.tool != Installer::RequirementsFile && in.tool != Installer::PyprojectDeps) return true;
     bool any = false;
-    for (const auto& ctx : p.contexts_for(f)) {
+    for (const auto& ctx : query::where_installed(p, f)) {
       if (ctx.dockerfile && ships_or_unknown(ctx.image)) continue;
       any = true;
       if (ctx.via.range.valid()) rel.push_back({ctx.via, "installed here"});

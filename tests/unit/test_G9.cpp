@@ -1,6 +1,7 @@
 // G9 sub-checks, one test each (rules/G9-unpinned-stack/G9.md "What it catches").
 #include <catch2/catch.hpp>
 
+#include "query/packages.h"
 #include "rule_check.h"
 
 using sc::test::MemProject;
@@ -47,4 +48,33 @@ TEST_CASE("G9 dependent_unpinned: a torch dependent while nothing pins torch", "
   CHECK(out.count("a.sh", 1, "unpinned and nothing pins torch") == 1);
   CHECK(out.count("b.sh", 1) == 0);
   CHECK(out.count("c.sh", 1, "unpinned and nothing pins torch") == 0);
+}
+
+TEST_CASE("query layer: environments, packages_in, pinned, install contexts", "[G9][query]") {
+  MemProject m{{"Dockerfile",
+                "FROM nvcr.io/nvidia/pytorch:25.11-py3 AS base\n"
+                "COPY requirements.txt constraints.txt /tmp/\n"
+                "RUN pip install -r /tmp/requirements.txt -c /tmp/constraints.txt\n"
+                "FROM base\nRUN pip install --no-deps unsloth\n"},
+               {"requirements.txt", "trl\nflash-attn; platform_machine == 'x86_64'\n"},
+               {"constraints.txt", "trl==0.26.1\n"}};
+  const auto& envs = sc::query::environments(m.p);
+  REQUIRE(envs.size() == 2);  // stage 0, and stage 1 with the runs of stage 0
+  CHECK(envs[0].runs.size() == 1);
+  CHECK(envs[1].runs.size() == 2);
+  auto pkgs = sc::query::packages_in(envs[0]);
+  REQUIRE(pkgs.size() == 1);  // flash-attn is x86_64 only
+  CHECK(pkgs[0].req->name == "trl");
+  CHECK(sc::query::pinned(m.p, *pkgs[0].run, "trl"));
+  CHECK_FALSE(sc::query::pinned(m.p, *pkgs[0].run, "torch"));
+  CHECK(sc::query::ngc_image(envs[1]) != nullptr);
+  auto ctx = sc::query::where_installed(m.p, *m.p.files[1]);
+  REQUIRE(ctx.size() == 1);  // the installing stage only, not the stage built on it
+  CHECK(ctx[0].stage == 0);
+  CHECK(ctx[0].via.range.line == 3);
+  auto cctx = sc::query::where_installed(m.p, *m.p.files[2]);  // -c on the command line
+  REQUIRE(cctx.size() == 1);
+  CHECK(cctx[0].dockerfile == m.p.files[0].get());
+  CHECK(sc::query::has_role("trl", "depends-on-torch"));
+  CHECK_FALSE(sc::query::has_role("trl", "core-stack"));
 }
