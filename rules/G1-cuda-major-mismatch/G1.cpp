@@ -318,13 +318,13 @@ void environment(const Project& p, const PkgEnv& env, Reporter& out) {
   ImageCuda ic = env.image ? image_cuda(env.image->ref) : ImageCuda{};
   EnvView v{env, ic, ic.known && ic.major <= 12, cuda13_evidence(env, ic)};
   auto pkgs = query::packages_in(env);
+  size_t i = 0;  // pkgs come grouped by run, in run order
   for (const PkgRun& run : env.runs) {
     cu13_run_on_cuda12_image(v, run, out);
-    for (const InstalledPackage& ip : pkgs) {
-      if (ip.run != &run) continue;
-      cuda12_library(v, ip, out);
-      cuda13_package_on_cuda12_image(v, ip, out);
-      default_index_torch(p, v, ip, out);
+    for (; i < pkgs.size() && pkgs[i].run == &run; ++i) {
+      cuda12_library(v, pkgs[i], out);
+      cuda13_package_on_cuda12_image(v, pkgs[i], out);
+      default_index_torch(p, v, pkgs[i], out);
     }
   }
 }

@@ -54,7 +54,7 @@ void replaces_container_torch(const Item& it, Reporter& out) {
   const std::string& n = it.r.name;
   if (run.no_deps || !query::has_role(n, "replaces-ngc-torch")) return;
   if (it.pinned && !run.upgrade) return;
-  if (n != "torch" && n != "triton" && it.torch_pinned) return;
+  if (!query::has_role(n, "torch-itself") && it.torch_pinned) return;  // the torch pin holds for the rest
   warn(out, it,
        it.what + (run.upgrade ? " upgraded" : " installed unpinned") +
            " inside an NGC container: pip re-resolves torch from PyPI and replaces the container's matched "
