@@ -81,9 +81,10 @@ int max_cuda_of_spec(const std::string& spec) {
       if (starts_with(c, o)) { op = std::string(o); c = c.substr(o.size()); break; }
     auto parts = split(c, '.');
     auto maj = parts.empty() ? std::nullopt : read_int(parts[0]);
-    if (!maj) continue;
+    if (!maj || *maj > 99) continue;  // not a CUDA major (and no overflow below)
     if (op.empty()) op = "=";
     std::optional<int> min = parts.size() > 1 ? read_int(parts[1]) : std::nullopt;
+    if (min && *min > 99) continue;
     int v = -1;
     if (op == "=" || op == "==" || op == "===" || op == "<=" || op == "~=") v = *maj * 10 + min.value_or(9);
     else if (op == "<") v = min.value_or(0) <= 0 ? (*maj - 1) * 10 + 9 : *maj * 10 + *min - 1;

@@ -115,3 +115,11 @@ TEST_CASE("G1 default_index_torch: torch from PyPI outside NGC, not inside", "[G
   CHECK(out.count("setup.sh", 1, "torch from the default package index") == 1);
   CHECK(out.count("Dockerfile", 2, "torch from the default package index") == 0);
 }
+
+TEST_CASE("G1 cuda_meta_pin: huge version numbers are skipped, not overflowed", "[G1]") {
+  MemProject m{{"requirements.txt", "cuda-toolkit==2147483647.1\ncuda-toolkit==12.2147483647\ncuda-toolkit<12.0\n"}};
+  auto out = m.run("G1");
+  CHECK(out.count("requirements.txt", 1) == 0);
+  CHECK(out.count("requirements.txt", 2) == 0);
+  CHECK(out.count("requirements.txt", 3, "pins the environment to CUDA 11.9") == 1);
+}
