@@ -17,6 +17,21 @@ std::vector<InstalledPackage> packages_in(const PkgEnv& env) {
   return out;
 }
 
+std::vector<InstalledPackage> installs_of(const Project& p, std::string_view name) {
+  std::vector<InstalledPackage> out;
+  for (const PkgEnv& env : environments(p))
+    for (const InstalledPackage& ip : packages_in(env))
+      if (ip.req->name == name) out.push_back(ip);
+  return out;
+}
+
+const PkgEnv* env_of(const Project& p, const Install& in) {
+  for (const PkgEnv& env : environments(p))
+    for (const PkgRun& run : env.runs)
+      if (run.install == &in && (!env.dockerfile || env.stage == in.stage)) return &env;
+  return nullptr;
+}
+
 bool run_installs(const PkgRun& run, std::string_view name) {
   for (const PkgMember& m : run.members)
     for (const Requirement& r : m.install->packages)

@@ -24,6 +24,11 @@ const std::vector<PkgEnv>& environments(const Project& p);
 // Every requirement of every run of `env`, in install order; those that pip never installs on
 // aarch64 Linux (marker, foreign wheel) left out.
 std::vector<InstalledPackage> packages_in(const PkgEnv& env);
+// Every install of `name` across the project's environments (aarch64-excluded ones left out).
+std::vector<InstalledPackage> installs_of(const Project& p, std::string_view name);
+// The environment an install command runs in: its Dockerfile stage, or its host file; null for
+// a requirements file that something else installs (see where_installed).
+const PkgEnv* env_of(const Project& p, const Install& in);
 // Does the run install `name` (any member)?
 bool run_installs(const PkgRun& run, std::string_view name);
 

@@ -75,10 +75,9 @@ class FlashAttnRule : public Rule {
 
   // The project installs a prebuilt aarch64 flash-attn wheel somewhere.
   static bool prebuilt_wheel(const Project& p) {
-    for (const auto& f : p.files)
-      for (const auto& in : f->facts.installs)
-        for (const auto& r : in.packages)
-          if (is_flash_attn(r) && prebuilt_aarch64(r, in)) return true;
+    for (const auto& name : knowledge::table("flash-attn-packages").values())
+      for (const query::InstalledPackage& ip : query::installs_of(p, name))
+        if (prebuilt_aarch64(*ip.req, *ip.member->install)) return true;
     return false;
   }
 
@@ -106,7 +105,8 @@ class FlashAttnRule : public Rule {
   // every environment it runs in ships one (or cannot be judged).
   static bool bare(const Project& p, const ParsedFile& f, const Install& in, std::vector<Related>& rel) {
     if (f.facts.kind == FileKind::Dockerfile) {
-      const Image* im = query::base_image(p, f, in.stage);
+      const PkgEnv* env = query::env_of(p, in);
+      const Image* im = env ? env->image : nullptr;
       if (ships_or_unknown(im)) return false;
       if (im) rel.push_back({im->loc, "base image without a prebuilt flash-attn"});
       return true;

@@ -64,3 +64,9 @@ TEST_CASE("G2 fa2_requests: flash_attention_2 requested; not with an NGC image i
                  {"Dockerfile", "FROM nvcr.io/nvidia/pytorch:25.11-py3\n"}};
   CHECK(ngc.run("G2").findings.empty());
 }
+
+TEST_CASE("G2 prebuilt_wheel: an aarch64 flash-attn wheel in the project silences flash-attention requests", "[G2]") {
+  MemProject m{{"cfg.yaml", "attn_implementation: flash_attention_2\n"},
+               {"setup.sh", "pip install https://example.org/flash_attn-2.8.3-cp312-cp312-linux_aarch64.whl\n"}};
+  CHECK(m.run("G2").count("cfg.yaml", 1) == 0);
+}
