@@ -90,7 +90,16 @@ PkgRun make_run(const Project& p, const Links& l, const ParsedFile& f, const Ins
   return run;
 }
 
-// One environment per Dockerfile stage: the runs of the stage and of the stages it builds on.
+// Installs that run in an image outside a Dockerfile: a Markdown document's Dockerfile blocks,
+// `docker run IMAGE pip install ...`.
+bool staged(const ParsedFile& f) {
+  for (const Install& in : f.facts.installs)
+    if (in.stage >= 0) return true;
+  return false;
+}
+
+// One environment per image stage (Dockerfile stage, docker run IMAGE): the runs of the stage
+// and of the stages it builds on.
 void dockerfile_envs(const Project& p, const Links& l, const ParsedFile& f, std::vector<PkgEnv>& envs) {
   int n = static_cast<int>(f.facts.images.size());
   for (int s = 0; s < n; ++s) {
@@ -112,12 +121,13 @@ bool root_requirements(const Project& p, const ParsedFile& f) {
   return !starts_with(lower(base), "constraints");
 }
 
-// One environment per host file (script, notebook, root requirements file, pyproject...).
+// One environment per host file, its installs outside images (script, notebook, root requirements file, pyproject...).
 PkgEnv host_env(const Project& p, const Links& l, const ParsedFile& f) {
   PkgEnv env;
   bool req = f.facts.kind == FileKind::Requirements;
   for (const Install& in : f.facts.installs)
-    env.runs.push_back(make_run(p, l, f, in, req ? std::vector<const ParsedFile*>{&f} : std::vector<const ParsedFile*>{}));
+    if (in.stage < 0)  // installs in an image belong to that image's environment
+      env.runs.push_back(make_run(p, l, f, in, req ? std::vector<const ParsedFile*>{&f} : std::vector<const ParsedFile*>{}));
   return env;
 }
 
@@ -129,8 +139,10 @@ std::vector<PkgEnv> package_envs(const Project& p) {
   for (const auto& up : p.files) {
     const ParsedFile& f = *up;
     if (f.facts.installs.empty()) continue;
-    if (f.facts.kind == FileKind::Dockerfile) dockerfile_envs(p, l, f, envs);
-    else if (f.facts.kind != FileKind::Requirements || root_requirements(p, f)) envs.push_back(host_env(p, l, f));
+    bool dockerfile = f.facts.kind == FileKind::Dockerfile;
+    if (dockerfile || staged(f)) dockerfile_envs(p, l, f, envs);
+    if (dockerfile || (f.facts.kind == FileKind::Requirements && !root_requirements(p, f))) continue;
+    if (PkgEnv env = host_env(p, l, f); !env.runs.empty()) envs.push_back(std::move(env));
   }
   return envs;
 }

@@ -255,7 +255,10 @@ std::vector<InstallContext> Project::contexts_for(const ParsedFile& f) const {
       // a Dockerfile run counts in the environment of its own stage, not of the stages built on it
       if (env.dockerfile && env.stage != run.install->stage) continue;
       if (!run_installs_file(run, f)) continue;
-      out.push_back({env.dockerfile, env.dockerfile ? env.stage : -1, env.image, run.install->loc, run.install, run.file});
+      if (env.dockerfile && env.dockerfile->facts.kind == FileKind::Dockerfile)
+        out.push_back({env.dockerfile, env.stage, env.image, run.install->loc, run.install, run.file});
+      else  // a command on the host (or `docker run` in a script): installed by that command
+        out.push_back({nullptr, -1, nullptr, run.install->loc, run.install, run.file});
     }
   if (out.empty()) out.push_back(InstallContext{});
   return out;

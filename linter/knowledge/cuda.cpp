@@ -22,7 +22,7 @@ bool digits_only(std::string_view s) {
 int num_at(std::string_view s, size_t& i) {
   size_t start = i;
   while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]))) ++i;
-  return read_int(s.substr(start, i - start)).value_or(-1);
+  return digits_value(s.substr(start, i - start)).value_or(-1);
 }
 
 int threshold(std::string_view name, std::string_view key) {
@@ -33,7 +33,7 @@ int threshold(std::string_view name, std::string_view key) {
 // "YY.MM..." -> YYMM, or nullopt.
 std::optional<int> ngc_yymm(std::string_view tag) {
   if (tag.size() < 5 || tag[2] != '.') return std::nullopt;
-  auto yy = read_int(tag.substr(0, 2)), mm = read_int(tag.substr(3, 2));
+  auto yy = digits_value(tag.substr(0, 2)), mm = digits_value(tag.substr(3, 2));
   if (!yy || !mm) return std::nullopt;
   return *yy * 100 + *mm;
 }
@@ -118,13 +118,13 @@ ImageCuda tag_spelled(const std::string& tag) {
 int major_from(std::string_view table_name, std::string_view text) {
   for (const knowledge::Entry* e : knowledge::table(table_name).matches(text))
     if (auto g = e->capture(text))
-      if (auto v = read_int(*g)) return *v;
+      if (auto v = digits_value(*g)) return *v;
   return 0;
 }
 
 }  // namespace
 
-std::optional<int> read_int(std::string_view text) {
+std::optional<int> digits_value(std::string_view text) {
   int v = 0;
   auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
   if (ec != std::errc() || p != text.data() + text.size() || text.empty()) return std::nullopt;
@@ -136,7 +136,7 @@ CudaTag cuda_tag(std::string_view tag) {
   if (!starts_with(t, "cu") || !digits_only(std::string_view(t).substr(2))) return {};
   std::string_view d = std::string_view(t).substr(2);
   if (d.size() < 2) return {};
-  auto v = read_int(d);
+  auto v = digits_value(d);
   if (d.size() > 3 || !v) return {-1, true};
   return {d.size() == 2 ? *v * 10 : *v, false};
 }

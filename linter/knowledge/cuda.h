@@ -12,7 +12,7 @@ namespace sc {
 
 // A number read from text with std::from_chars: nullopt when `text` is not all digits or
 // does not fit an int (never throws).
-std::optional<int> read_int(std::string_view text);
+std::optional<int> digits_value(std::string_view text);
 
 // A CUDA version tag: "cu124" -> 124, "cu130" -> 130, "cu13" -> 130, "cu12" -> 120.
 struct CudaTag {

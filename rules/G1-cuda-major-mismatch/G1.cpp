@@ -80,10 +80,10 @@ int max_cuda_of_spec(const std::string& spec) {
     for (std::string_view o : {"===", "==", "<=", ">=", "~=", "!=", "<", ">", "="})
       if (starts_with(c, o)) { op = std::string(o); c = c.substr(o.size()); break; }
     auto parts = split(c, '.');
-    auto maj = parts.empty() ? std::nullopt : read_int(parts[0]);
+    auto maj = parts.empty() ? std::nullopt : digits_value(parts[0]);
     if (!maj || *maj > 99) continue;  // not a CUDA major (and no overflow below)
     if (op.empty()) op = "=";
-    std::optional<int> min = parts.size() > 1 ? read_int(parts[1]) : std::nullopt;
+    std::optional<int> min = parts.size() > 1 ? digits_value(parts[1]) : std::nullopt;
     if (min && *min > 99) continue;
     int v = -1;
     if (op == "=" || op == "==" || op == "===" || op == "<=" || op == "~=") v = *maj * 10 + min.value_or(9);
@@ -134,9 +134,9 @@ void version_tags(const Project& p, const ParsedFile& f, Reporter& out) {
   }
 }
 
-// A Dockerfile stage that only runs nvidia-smi (a smoke test of the driver).
+// An image stage (Dockerfile stage, `docker run IMAGE ...`) that only runs nvidia-smi (a smoke
+// test of the driver).
 bool smoke_test_stage(const ParsedFile& df, int stage) {
-  if (df.facts.kind != FileKind::Dockerfile) return false;
   bool any = false;
   for (const Command& c : df.facts.commands) {
     if (c.stage != stage || c.argv.empty()) continue;

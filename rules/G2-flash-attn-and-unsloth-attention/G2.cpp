@@ -6,7 +6,7 @@
 #include "knowledge/knowledge.h"
 #include "query/finding.h"
 #include "query/packages.h"
-#include "query/python_calls.h"
+#include "query/python.h"
 
 namespace sc {
 namespace {
@@ -203,7 +203,8 @@ class FlashAttnRule : public Rule {
     if (!knowledge::in("unsloth-honoured-requests", attn->literal)) return nullptr;
     if (kwarg(c, "**")) return nullptr;  // unknown keyword arguments may change the route
     if (cls == "FastLanguageModel" && other_route(c)) return nullptr;
-    const PyArg* model = query::kwarg_or_first(c, "model_name");
+    const PyArg* model = kwarg(c, "model_name");
+    if (!model) model = query::positional(c, 0);
     if (model && model->is_literal && routes_to_fast_model(model->literal)) return nullptr;
     for (const auto& a : py.assigns)  // reported at the override when it is incomplete
       if (disables(a, flash_flag("utils")) && before(a.loc, c.loc)) return nullptr;

@@ -327,9 +327,9 @@ TEST_CASE("CUDA numbers that cannot be read never throw", "[packaging]") {
   CHECK(cuda_tag("cu130").value == 130);
   CHECK(cuda_tag("cu12").value == 120);
   CHECK_FALSE(cuda_tag("cuda").unreadable);
-  CHECK_FALSE(read_int("99999999999"));
-  CHECK(read_int("42") == 42);
-  CHECK_FALSE(read_int(""));
+  CHECK_FALSE(digits_value("99999999999"));
+  CHECK(digits_value("42") == 42);
+  CHECK_FALSE(digits_value(""));
   ImageCuda odd = image_cuda("nvcr.io/nvidia/pytorch:24.10-py3::x");
   CHECK(odd.unreadable);
   CHECK_FALSE(odd.known);
