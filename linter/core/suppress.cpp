@@ -220,11 +220,22 @@ struct DirectiveLine {
 
 }  // namespace
 
+namespace {
+bool in_ranges(const std::vector<std::pair<int, int>>* ranges, int line) {
+  if (!ranges) return true;
+  for (auto [first, last] : *ranges)
+    if (line >= first && line <= last) return true;
+  return false;
+}
+}  // namespace
+
 std::vector<SuppressDirective> parse_suppressions(const SourceFile& src, bool allow_reasonless,
-                                                  std::vector<Notification>& problems) {
+                                                  std::vector<Notification>& problems,
+                                                  const std::vector<std::pair<int, int>>* only_lines) {
   std::vector<SuppressDirective> out;
   const bool notebook = ends_with(src.path(), ".ipynb");
   for (int l = 1; l <= src.line_count(); ++l) {
+    if (!in_ranges(only_lines, l)) continue;
     std::string_view line = src.line(l);
     size_t body;
     size_t hash = find_directive(line, body);

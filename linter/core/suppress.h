@@ -42,8 +42,10 @@ struct SuppressDirective {
 // Parses every directive of one file. Malformed directives, unknown ids and
 // missing reasons (unless allowed) go to `problems` as errors and the directive
 // (or the offending id) is dropped.
+// With `only_lines`, directives outside those (first, last) line ranges are prose, not comments.
 std::vector<SuppressDirective> parse_suppressions(const SourceFile& src, bool allow_reasonless,
-                                                  std::vector<Notification>& problems);
+                                                  std::vector<Notification>& problems,
+                                                  const std::vector<std::pair<int, int>>* only_lines = nullptr);
 
 // Marks findings covered by `directives` as suppressed (findings of other files
 // are left alone). Returns the number suppressed.

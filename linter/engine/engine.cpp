@@ -189,7 +189,8 @@ void apply_inline_suppressions(LintResult& res, const LintOptions& opt, const st
   std::vector<Finding> unused;
   for (const auto& pf : res.project.files) {
     std::vector<Notification> problems;
-    auto dirs = parse_suppressions(pf->src, opt.allow_reasonless_suppressions, problems);
+    const auto* only = pf->facts.kind == FileKind::Markdown ? &pf->facts.code_lines : nullptr;
+    auto dirs = parse_suppressions(pf->src, opt.allow_reasonless_suppressions, problems, only);
     if (!problems.empty()) res.input_error = true;
     for (auto& n : problems) res.notifications.push_back(std::move(n));
     if (dirs.empty()) continue;

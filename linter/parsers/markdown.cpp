@@ -177,6 +177,7 @@ class MarkdownReader {
       text += '\n';
     }
     if (b.lines.empty()) return;
+    out_.code_lines.push_back({start, start + static_cast<int>(b.lines.size()) - 1});
     if (kind == "sh") return shell(std::move(text), m);
     if (kind == "block.yaml" && compose_like(b)) kind = "compose.yaml";
     ParseDiag d;

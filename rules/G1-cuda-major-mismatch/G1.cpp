@@ -83,11 +83,11 @@ int max_cuda_of_spec(const std::string& spec) {
     auto maj = parts.empty() ? std::nullopt : digits_value(parts[0]);
     if (!maj || *maj > 99) continue;  // not a CUDA major (and no overflow below)
     if (op.empty()) op = "=";
-    std::optional<int> min = parts.size() > 1 ? digits_value(parts[1]) : std::nullopt;
-    if (min && *min > 99) continue;
+    int mn = parts.size() > 1 ? digits_value(parts[1]).value_or(-1) : -1;  // -1: no minor
+    if (mn > 99) continue;
     int v = -1;
-    if (op == "=" || op == "==" || op == "===" || op == "<=" || op == "~=") v = *maj * 10 + min.value_or(9);
-    else if (op == "<") v = min.value_or(0) <= 0 ? (*maj - 1) * 10 + 9 : *maj * 10 + *min - 1;
+    if (op == "=" || op == "==" || op == "===" || op == "<=" || op == "~=") v = *maj * 10 + (mn < 0 ? 9 : mn);
+    else if (op == "<") v = mn <= 0 ? (*maj - 1) * 10 + 9 : *maj * 10 + mn - 1;
     else continue;
     if (best < 0 || v < best) best = v;
   }
