@@ -2,6 +2,8 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <charconv>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -14,12 +16,26 @@
 #include "engine/engine.h"
 #include "core/rule_docs.h"
 #include "core/suppress.h"
+#include "engine/lint_status.h"
 #include "output/output.h"
+#include "output/write_file.h"
 #include "probe/probe.h"
 
 namespace {
 
 constexpr int kExitClean = 0, kExitFindings = 1, kExitError = 2;
+
+// Numeric options: finite, above 0 and at most `max` (inf, nan, 0, -1, 1e300 are refused).
+CLI::Validator bounded_positive(double max) {
+  return CLI::Validator(
+      [max](std::string& t) -> std::string {
+        double v = 0;
+        auto [p, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
+        if (ec == std::errc() && p == t.data() + t.size() && std::isfinite(v) && v > 0 && v <= max) return "";
+        return "'" + t + "' is not a number above 0 and at most " + std::to_string(static_cast<long long>(max));
+      },
+      "POSITIVE");
+}
 
 struct FormatSpec {
   std::string name, file;  // "sarif:out.sarif" -> {sarif, out.sarif}
@@ -215,7 +231,7 @@ int main(int argc, char** argv) {
       ->allow_extra_args(false);
   lint->add_option("--stdin-filename", stdin_filename, "Lint standard input as if it were this file");
   lint->add_option("--color", color, "Colour: auto, always, never")->check(CLI::IsMember({"auto", "always", "never"}));
-  lint->add_option("--max-file-size", max_mb, "Skip files larger than this many MB (default 10)");
+  lint->add_option("--max-file-size", max_mb, "Skip files larger than this many MB (default 10)")->check(bounded_positive(sc::kMaxMegabytes));
   std::string config_file, fail_on, baseline_file, write_baseline;
   bool no_config = false, no_inline_ignore = false, show_suppressed = false;
   lint->add_option("--config", config_file, "Read this configuration file instead of searching for one");
@@ -256,9 +272,9 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"text", "json", "sarif"}));
   probe_cmd->add_option("--output,-o", popt.output, "Write the report to FILE instead of stdout");
   probe_cmd->add_option("--python", popt.python, "Python interpreter of the training environment (default: $VIRTUAL_ENV/bin/python, else python3)");
-  probe_cmd->add_option("--need-gb", popt.need_gb, "Memory the planned run needs, in GB (G3/G6)")->check(CLI::NonNegativeNumber);
+  probe_cmd->add_option("--need-gb", popt.need_gb, "Memory the planned run needs, in GB (G3/G6)")->check(bounded_positive(1e6));
   probe_cmd->add_option("--sample-seconds", popt.sample_seconds, "How long to sample power/clocks/bandwidth (G4/G5)")
-      ->check(CLI::PositiveNumber);
+      ->check(bounded_positive(3600));
   probe_cmd->add_flag("--intrusive", popt.intrusive, "Run the checks that load the GPU (G5 bandwidth copies); nothing else is changed");
   probe_cmd->add_flag("--force", popt.force, "Run G5 even though other processes hold GPU memory (the reading is then skewed)");
   probe_cmd->add_option("--config", popt.configs, "Training configs/launchers to check against the machine (G10); repeatable")
@@ -310,6 +326,7 @@ int main(int argc, char** argv) {
   if (no_inline_ignore) cfg.inline_ignore = {false, sc::Origin::cli("--no-inline-ignore")};
   if (no_ignore) cfg.respect_gitignore = {false, sc::Origin::cli("--no-ignore")};
   if (lint->count("--max-file-size")) cfg.max_file_size = {max_mb, sc::Origin::cli("--max-file-size")};
+  sc::remove_temp_files_on_signals();
 
   sc::LintOptions opt;
   opt.paths = paths;
@@ -348,10 +365,10 @@ int main(int argc, char** argv) {
 
   sc::LintResult res = sc::run_lint(opt);
 
+  std::string werr;
   if (!write_baseline.empty()) {
-    std::ofstream bf(write_baseline);
-    if (bf) sc::write_baseline(res, bf, abs_dir_of(write_baseline));
-    if (!bf) { std::cerr << "sparkcheck: cannot write " << write_baseline << "\n"; return kExitError; }
+    auto bl = [&](std::ostream& o) { sc::write_baseline(res, o, abs_dir_of(write_baseline)); };
+    if (!sc::write_report(write_baseline, bl, werr)) { std::cerr << "sparkcheck: " << werr << "\n"; return kExitError; }
     size_t n = 0;
     for (auto& f : res.findings) n += f.suppressions.empty();
     std::cerr << "sparkcheck: wrote " << n << (n == 1 ? " finding" : " findings") << " to the baseline " << write_baseline
@@ -360,20 +377,16 @@ int main(int argc, char** argv) {
 
   sc::OutputOptions oo;
   oo.show_suppressed = show_suppressed;
+  oo.config_file = cfg.file;
   if (const char* sum = getenv("GITHUB_STEP_SUMMARY")) oo.summary_file = sum;
   oo.working_directory = res.project.root;
   for (int i = 0; i < argc; ++i) oo.command_line += (i ? " " : "") + std::string(argv[i]);
   for (auto& s : specs) {
-    std::ofstream f;
-    std::ostream* os = &std::cout;
-    if (!s.file.empty()) {
-      f.open(s.file);
-      if (!f) { std::cerr << "sparkcheck: cannot write " << s.file << "\n"; return kExitError; }
-      os = &f;
-    }
     oo.color = s.file.empty() && (color == "always" || (color == "auto" && isatty(1) && !getenv("NO_COLOR")));
-    sc::output_writers()[s.name](res, *os, oo);
+    auto render = [&](std::ostream& o) { sc::output_writers()[s.name](res, o, oo); };
+    if (!sc::write_report(s.file, render, werr)) { std::cerr << "sparkcheck: " << werr << "\n"; return kExitError; }
   }
+  if (sc::nothing_linted(res, werr)) { std::cerr << "sparkcheck: " << werr << "\n"; return kExitError; }
   if (!res.complete || res.input_error) return kExitError;
   if (!write_baseline.empty()) return kExitClean;
   for (auto& f : res.findings)

@@ -77,7 +77,7 @@ bool read_file(const WalkedFile& wf, size_t max_bytes, std::string& text, std::v
     notes.push_back({l, wf.display, {}, msg, id});
     return false;
   };
-  int fd = open(wf.abs.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+  int fd = open(wf.abs.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY | (wf.explicit_arg ? 0 : O_NOFOLLOW));
   if (fd < 0) return fail(std::string("cannot read file: ") + std::strerror(errno), "read-error", Level::Error);
   struct stat st;
   if (fstat(fd, &st) != 0) {
@@ -321,7 +321,7 @@ LintResult run_lint(const LintOptions& opt) {
     if (!parser && !opt.stdin_text) {
       // no name match: sniff a shebang (extension-less scripts)
       if (base_name(wf.display).find('.') == std::string::npos) {
-        int fd = open(wf.abs.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+        int fd = open(wf.abs.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW);
         if (fd >= 0) {
           struct stat st;
           if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {

@@ -6,6 +6,8 @@
 #include <fstream>
 #include <set>
 
+#include "core/read_file.h"
+#include "output/write_file.h"
 #include "probe/checks.h"
 
 namespace sc {
@@ -62,9 +64,9 @@ int run_probe_on(Machine& m, const ProbeOptions& opt, std::ostream& out, std::os
     wanted.insert(id);
   }
   for (auto& f : opt.configs) {
-    std::ifstream probe_file(f);
-    if (!probe_file) {
-      err << "sparkcheck probe: --config " << f << ": cannot read the file\n";
+    std::string text, why;  // a FIFO or device is refused here, never opened blocking
+    if (!read_regular_file(f, text, why)) {
+      err << "sparkcheck probe: --config " << f << ": cannot read the file: " << why << "\n";
       return 2;
     }
   }
@@ -86,19 +88,17 @@ int run_probe_on(Machine& m, const ProbeOptions& opt, std::ostream& out, std::os
     }
     rep.host["python"] = py;
   }
-  std::ofstream file;
-  std::ostream* os = &out;
-  if (!opt.output.empty()) {
-    file.open(opt.output);
-    if (!file) {
-      err << "sparkcheck probe: cannot write " << opt.output << "\n";
-      return 2;
-    }
-    os = &file;
+  auto render = [&](std::ostream& os) {
+    if (opt.format == "json") write_json(rep, os);
+    else if (opt.format == "sarif") write_sarif(rep, os);
+    else write_text(rep, os);
+  };
+  if (opt.output.empty()) {
+    render(out);
+  } else if (std::string why; !write_report(opt.output, render, why)) {
+    err << "sparkcheck probe: " << why << "\n";
+    return 2;
   }
-  if (opt.format == "json") write_json(rep, *os);
-  else if (opt.format == "sarif") write_sarif(rep, *os);
-  else write_text(rep, *os);
   bool fail = std::any_of(rep.results.begin(), rep.results.end(), [](const CheckResult& r) { return r.verdict == Verdict::Fail; });
   return fail ? 1 : 0;
 }
