@@ -212,7 +212,7 @@ struct Reader {
         std::string t = scalar(v, k, "a number of megabytes");
         double mb = 0;
         if (!parse_megabytes(t, mb))
-          fail(v.line, "invalid value '" + t + "' for 'max-file-size'; expected a number of megabytes above 0 and at most " +
+          fail(v.line, "invalid value '" + t + "' for 'max-file-size'; expected a positive number of megabytes, at most " +
                            std::to_string(static_cast<int>(kMaxMegabytes)));
         cfg.max_file_size = {mb, o};
       } else if (k == "severity") {

@@ -6,12 +6,16 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <climits>
+#include <cstdlib>
+
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
 #include <set>
 
+#include "core/git_index.h"
 #include "core/gitignore.h"
 #include "core/read_file.h"
 #include "core/source.h"
@@ -80,6 +84,8 @@ struct Walker {
   std::set<std::pair<dev_t, ino_t>> seen_dirs;
   IgnoreStack ignores;
   std::string top;  // ignore patterns are relative to this directory
+  std::vector<std::string> roots;  // real paths of the directories being walked
+  TrackedPaths tracked;            // git never ignores a tracked file
 
   bool excluded(const std::string& display) {
     for (auto& g : opt.exclude)
@@ -136,18 +142,33 @@ struct Walker {
     }
   }
 
+  // Symbolic links are never followed: the walk stays inside the linted tree.
+  // One whose target lies inside a linted directory is skipped quietly (the
+  // target is linted where it is); others are reported.
+  void link(const std::string& child, const std::string& disp) {
+    char buf[PATH_MAX];
+    if (!realpath(child.c_str(), buf)) {
+      note(disp, "broken symbolic link", "broken-symlink", Level::Note);
+      return;
+    }
+    std::string target = buf;
+    for (const auto& r : roots)
+      if (target == r || starts_with(target, r == "/" ? r : r + "/")) return;
+    note(disp, "symbolic link to a path outside the linted tree; not followed", "symlink", Level::Note);
+  }
+
   void entry(const std::string& abs, const std::string& n, int depth) {
     std::string child = abs + "/" + n;
     std::string disp = display_path(child, opt.root);
     if (excluded(disp)) return;
     struct stat st;
     if (lstat(child.c_str(), &st) != 0) return;
-    if (S_ISLNK(st.st_mode)) {  // never followed: the walk stays inside the linted tree
-      note(disp, "symbolic link not followed", "symlink", Level::Note);
-      return;
-    }
+    if (S_ISLNK(st.st_mode)) return link(child, disp);
     bool is_dir = S_ISDIR(st.st_mode);
-    if (!opt.no_ignore && ignores.size() && ignores.ignored(rel_to_top(child), is_dir)) return;
+    if (!opt.no_ignore && ignores.size()) {
+      std::string rel = rel_to_top(child);
+      if (ignores.ignored(rel, is_dir) && !tracked.has(rel, is_dir)) return;
+    }
     if (is_dir) {
       if (skipped_dir_name(n) || !seen_dirs.insert({st.st_dev, st.st_ino}).second) return;
       dir(child, depth + 1);
@@ -190,7 +211,7 @@ struct Walker {
 
 WalkResult walk(const WalkOptions& opt) {
   WalkResult res;
-  Walker w{opt, res, {}, {}, {}, {}};
+  Walker w{opt, res, {}, {}, {}, {}, {}, {}};
   for (const auto& p : opt.paths) {
     std::error_code ec;
     std::string abs = fs::absolute(p, ec).lexically_normal().generic_string();
@@ -203,8 +224,12 @@ WalkResult walk(const WalkOptions& opt) {
     }
     if (S_ISDIR(st.st_mode)) {  // a directory named on the command line: its own ignore files apply
       w.seen_dirs.insert({st.st_dev, st.st_ino});
+      char real[PATH_MAX];
+      w.roots.push_back(realpath(abs.c_str(), real) ? std::string(real) : abs);
       w.top = ignore_top(abs);
       w.ignores = IgnoreStack();
+      w.tracked = TrackedPaths();
+      if (!opt.no_ignore) read_git_index(w.top, w.tracked);
       w.push_ancestor_ignores(abs);
       w.dir(abs, 0);
     } else {

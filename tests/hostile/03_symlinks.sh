@@ -13,5 +13,5 @@ hasnt 'SECRET_OUTSIDE' "$T/r.sarif"
 lim lint repo
 finished
 hasnt 'SECRET_OUTSIDE' "$T/out"
-has 'symbolic link not followed' "$T/out"
+has "outside the linted tree" "$T/out"
 has '1 file' "$T/out"
