@@ -9,6 +9,7 @@
 #include <csignal>
 #include <cstdio>
 #include <cstring>
+#include <iostream>
 #include <sstream>
 
 namespace sc {
@@ -85,6 +86,7 @@ bool write_report(const std::string& path, const std::function<void(std::ostream
   fn(buf);
   std::string data = buf.str();
   if (path.empty() || path == "-") {
+    std::cout.flush();
     std::fflush(stdout);
     bool ok = write_all(1, data);
     if (!ok) error = fail("standard output", errno);
