@@ -21,7 +21,13 @@ using TreePtr = std::unique_ptr<TSTree, TreeDel>;
 
 // Generated files can nest thousands of levels deep (long && chains, huge
 // expressions): walkers stop descending past this depth rather than exhaust the stack.
+// AddressSanitizer's frames are several times larger: a lower bound keeps the
+// sanitizer build (tests/hostile) inside the same 8 MB stack.
+#if defined(__SANITIZE_ADDRESS__)
+constexpr int kMaxDepth = 400;
+#else
 constexpr int kMaxDepth = 2000;
+#endif
 struct Nest {  // counts the walker's current depth for its lifetime
   int& n;
   explicit Nest(int& x) : n(x) { ++n; }
