@@ -1,6 +1,6 @@
-# Embeds rules/*/GN.md (the rule documentation) into the binary, so that
+# Embeds rules/*/<id>.md (the rule documentation) into the binary, so that
 # `sparkcheck rule GN`, SARIF help and docs/rules/ all come from one text.
-file(GLOB SC_RULE_DOCS CONFIGURE_DEPENDS "${CMAKE_SOURCE_DIR}/rules/*/G*.md")
+file(GLOB SC_RULE_DOCS CONFIGURE_DEPENDS "${CMAKE_SOURCE_DIR}/rules/*/*.md")
 list(SORT SC_RULE_DOCS)
 set(SC_RULE_DOCS_CPP "${CMAKE_BINARY_DIR}/generated/rule_docs_data.cpp")
 # The list must reach the script as one argument: escape its ';' (the shell

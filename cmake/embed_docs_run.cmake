@@ -1,5 +1,5 @@
-# Script mode: writes OUT, a C++ file holding every rules/*/GN.md as a string.
-set(body "// Generated from rules/*/GN.md by cmake/embed_docs_run.cmake. Do not edit.\n#include <string_view>\n#include <utility>\n#include <vector>\nnamespace sc {\nconst std::vector<std::pair<std::string_view, std::string_view>>& embedded_rule_docs() {\n  static const std::vector<std::pair<std::string_view, std::string_view>> docs = {\n")
+# Script mode: writes OUT, a C++ file holding every rules/*/<id>.md as a string.
+set(body "// Generated from rules/*/<id>.md by cmake/embed_docs_run.cmake. Do not edit.\n#include <string_view>\n#include <utility>\n#include <vector>\nnamespace sc {\nconst std::vector<std::pair<std::string_view, std::string_view>>& embedded_rule_docs() {\n  static const std::vector<std::pair<std::string_view, std::string_view>> docs = {\n")
 foreach(f ${DOCS})
   file(READ "${f}" content)
   # named after the rule's folder: rules/G1-cuda-major-mismatch/G1.md -> G1-cuda-major-mismatch.md

@@ -15,7 +15,7 @@ fi
 mkdir -p "$out"
 rm -f "$out"/*.md
 ids="$("$bin" rules --format json | sed -n 's/^    "id": "\(.*\)",$/\1/p')"
-for id in $ids unused-suppression; do
+for id in $ids; do
   "$bin" rule "$id" --format markdown > "$out/$id.md"
 done
 "$bin" rules --format markdown > "$out/README.md"

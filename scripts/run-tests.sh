@@ -3,5 +3,5 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh --test
-scripts/build.sh
+SPARKCHECK_WERROR=ON scripts/build.sh
 ctest --test-dir build --output-on-failure -j"${JOBS:-$(nproc)}" "$@"

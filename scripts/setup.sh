@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 
 PKGS=(build-essential cmake pkg-config git
       libtree-sitter-dev libyaml-cpp-dev nlohmann-json3-dev libre2-dev libcli11-dev catch2
-      libtomlplusplus-dev)
+      libtomlplusplus-dev libcmark-dev)
 if [ "${1:-}" = "--test" ]; then
   PKGS+=(pre-commit python3 file dpkg-dev)
 fi

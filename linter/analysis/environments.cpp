@@ -6,6 +6,7 @@
 #include <map>
 #include <set>
 
+#include "analysis/project.h"
 #include "parsers/packaging.h"
 
 namespace sc {
@@ -38,7 +39,7 @@ void fill_run(const Project& p, PkgRun& run,
   for (auto& [t, ins] : p.installed_by)
     for (auto& i : ins)
       if (i.install == &in) {
-        if (i.constraint) run.constraint_files.push_back(t);
+        if (i.constraint) run.constraint_files.push_back(t), run.command_constraints.push_back(t);
         else todo.push_back(t);
       }
   std::set<const ParsedFile*> seen;
@@ -67,55 +68,81 @@ void fill_run(const Project& p, PkgRun& run,
 
 }  // namespace
 
-std::vector<PkgEnv> package_envs(const Project& p) {
+namespace {
+
+// -r / -c links turned around: parent file -> the files it includes / constrains.
+struct Links {
   std::map<const ParsedFile*, std::vector<const ParsedFile*>> children, cchildren;
-  for (auto& [c, parents] : p.included_by)
-    for (auto* par : parents) children[par].push_back(c);
-  for (auto& [c, parents] : p.constrained_by)
-    for (auto* par : parents) cchildren[par].push_back(c);
+  explicit Links(const Project& p) {
+    for (auto& [c, parents] : p.included_by)
+      for (auto* par : parents) children[par].push_back(c);
+    for (auto& [c, parents] : p.constrained_by)
+      for (auto* par : parents) cchildren[par].push_back(c);
+  }
+};
+
+PkgRun make_run(const Project& p, const Links& l, const ParsedFile& f, const Install& in,
+                std::vector<const ParsedFile*> todo) {
+  PkgRun run;
+  run.file = &f;
+  run.install = &in;
+  fill_run(p, run, l.children, l.cchildren, std::move(todo));
+  return run;
+}
+
+// Installs that run in an image outside a Dockerfile: a Markdown document's Dockerfile blocks,
+// `docker run IMAGE pip install ...`.
+bool staged(const ParsedFile& f) {
+  for (const Install& in : f.facts.installs)
+    if (in.stage >= 0) return true;
+  return false;
+}
+
+// One environment per image stage (Dockerfile stage, docker run IMAGE): the runs of the stage
+// and of the stages it builds on.
+void dockerfile_envs(const Project& p, const Links& l, const ParsedFile& f, std::vector<PkgEnv>& envs) {
+  int n = static_cast<int>(f.facts.images.size());
+  for (int s = 0; s < n; ++s) {
+    PkgEnv env{&f, s, p.stage_image(f, s), {}};
+    std::set<int> chain;
+    for (int k = s; k >= 0 && k < n && chain.insert(k).second;)
+      k = f.facts.images[k].from_stage ? f.facts.images[k].parent_stage : -1;
+    for (const Install& in : f.facts.installs)
+      if (chain.count(in.stage)) env.runs.push_back(make_run(p, l, f, in, {}));
+    if (!env.runs.empty()) envs.push_back(std::move(env));
+  }
+}
+
+// A requirements file is judged through whatever installs or includes it; on its own only
+// as a root (and never a constraints file).
+bool root_requirements(const Project& p, const ParsedFile& f) {
+  if (p.installed_by.count(&f) || p.included_by.count(&f) || p.constrained_by.count(&f)) return false;
+  std::string base = f.src.path().substr(f.src.path().rfind('/') + 1);
+  return !starts_with(lower(base), "constraints");
+}
+
+// One environment per host file, its installs outside images (script, notebook, root requirements file, pyproject...).
+PkgEnv host_env(const Project& p, const Links& l, const ParsedFile& f) {
+  PkgEnv env;
+  bool req = f.facts.kind == FileKind::Requirements;
+  for (const Install& in : f.facts.installs)
+    if (in.stage < 0)  // installs in an image belong to that image's environment
+      env.runs.push_back(make_run(p, l, f, in, req ? std::vector<const ParsedFile*>{&f} : std::vector<const ParsedFile*>{}));
+  return env;
+}
+
+}  // namespace
+
+std::vector<PkgEnv> package_envs(const Project& p) {
+  Links l(p);
   std::vector<PkgEnv> envs;
   for (const auto& up : p.files) {
     const ParsedFile& f = *up;
     if (f.facts.installs.empty()) continue;
-    if (f.facts.kind == FileKind::Dockerfile) {
-      int n = static_cast<int>(f.facts.images.size());
-      for (int s = 0; s < n; ++s) {
-        PkgEnv env;
-        env.dockerfile = &f;
-        env.stage = s;
-        env.image = p.stage_image(f, s);
-        std::set<int> chain;
-        for (int k = s; k >= 0 && k < n && chain.insert(k).second;)
-          k = f.facts.images[k].from_stage ? f.facts.images[k].parent_stage : -1;
-        for (const Install& in : f.facts.installs) {
-          if (!chain.count(in.stage)) continue;
-          PkgRun run;
-          run.file = &f;
-          run.install = &in;
-          fill_run(p, run, children, cchildren, {});
-          env.runs.push_back(std::move(run));
-        }
-        if (!env.runs.empty()) envs.push_back(std::move(env));
-      }
-      continue;
-    }
-    if (f.facts.kind == FileKind::Requirements) {
-      // Judged through whatever installs or includes it; on its own only as a root.
-      if (p.installed_by.count(&f) || p.included_by.count(&f) || p.constrained_by.count(&f)) continue;
-      std::string base = f.src.path().substr(f.src.path().rfind('/') + 1);
-      if (starts_with(lower(base), "constraints")) continue;
-    }
-    PkgEnv env;
-    for (const Install& in : f.facts.installs) {
-      PkgRun run;
-      run.file = &f;
-      run.install = &in;
-      std::vector<const ParsedFile*> todo;
-      if (f.facts.kind == FileKind::Requirements) todo.push_back(&f);
-      fill_run(p, run, children, cchildren, todo);
-      env.runs.push_back(std::move(run));
-    }
-    envs.push_back(std::move(env));
+    bool dockerfile = f.facts.kind == FileKind::Dockerfile;
+    if (dockerfile || staged(f)) dockerfile_envs(p, l, f, envs);
+    if (dockerfile || (f.facts.kind == FileKind::Requirements && !root_requirements(p, f))) continue;
+    if (PkgEnv env = host_env(p, l, f); !env.runs.empty()) envs.push_back(std::move(env));
   }
   return envs;
 }

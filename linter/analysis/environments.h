@@ -5,9 +5,11 @@
 #include <string>
 #include <vector>
 
-#include "analysis/project.h"
+#include "core/facts.h"
 
 namespace sc {
+struct ParsedFile;
+class Project;
 // ---- install runs and environments (for the packaging rules) --------------
 
 struct PkgMember {
@@ -25,6 +27,7 @@ struct PkgRun {
   std::vector<IndexUrl> indexes;     // every index in effect (command, ENV, all included files)
   std::vector<Requirement> inline_constraints;  // -c/--override values that are specs, parsed
   std::vector<const ParsedFile*> constraint_files;                   // resolved -c/--override files
+  std::vector<const ParsedFile*> command_constraints;  // those the command itself names (-c on the command line)
   bool no_deps = false, upgrade = false, torch_backend = false;
   std::string torch_backend_value;
   std::map<std::string, const Requirement*> exact_pins;  // name -> exact pin in members/constraint files
@@ -39,6 +42,7 @@ struct PkgEnv {
   std::vector<PkgRun> runs;
 };
 
+// Every environment of the project; computed once by Project::link() (Project::envs).
 std::vector<PkgEnv> package_envs(const Project& p);
 // An exact pin (==, ===, hash, wheel URL) for `name` in the run, its constraint/override
 // files or inline specs, or a project lock file.

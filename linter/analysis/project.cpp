@@ -161,43 +161,56 @@ void Project::link() {
   included_by.clear();
   constrained_by.clear();
   notes.clear();
-  for (const auto& up : files) {
-    const ParsedFile& f = *up;
-    for (const Install& in : f.facts.installs) {
-      std::vector<std::pair<std::pair<std::string, Location>, bool>> targets;
-      for (auto& t : in.requirement_files) targets.push_back({t, false});
-      for (auto& t : in.constraint_files) targets.push_back({t, true});
-      for (const auto& [vl, is_constraint] : targets) {
-        const auto& [value, loc] = vl;
-        if (looks_like_spec(value) || unresolved_text(value)) continue;
-        if (f.facts.kind == FileKind::Dockerfile) {
-          const ParsedFile* t = container_file(*this, f, in.stage, in.loc.range.line, value);
-          if (t && t != &f) installed_by[t].push_back({&f, in.stage, in.loc, &f, &in, is_constraint});
-        } else if (in.tool == sc::Installer::RequirementsFile) {
-          const ParsedFile* t = resolve(f, value);
-          if (!t) {
-            std::error_code ec;
-            std::filesystem::path disk = std::filesystem::path(f.abs_path).parent_path() / value;
-            bool exists = !f.abs_path.empty() && std::filesystem::is_regular_file(disk, ec);
-            notes.push_back({Level::Warning, f.src.path(), loc.range,
-                             f.src.path() + ":" + std::to_string(loc.range.line) + ": included file '" + value +
-                                 (exists ? "' exists but is not linted as a requirements file (name it "
-                                           "requirements-*.txt or constraints*.txt); its requirements were not checked"
-                                         : "' was not found in the linted tree; its requirements were not checked"),
-                             "missing-include"});
-            continue;
-          }
-          auto& v = is_constraint ? constrained_by[t] : included_by[t];
-          if (std::find(v.begin(), v.end(), &f) == v.end()) v.push_back(&f);
-        } else {
-          const ParsedFile* t = resolve(f, value);
-          if (!t) t = find(value);
-          if (t && t != &f) installed_by[t].push_back({nullptr, -1, in.loc, &f, &in, is_constraint});
-        }
-      }
+  link_requirement_files();
+  find_include_cycles();
+  envs = package_envs(*this);
+}
+
+// A requirements file that an -r/-c/--override names but the linted tree lacks.
+static Notification missing_include(const ParsedFile& f, const std::string& value, const Location& loc) {
+  std::error_code ec;
+  std::filesystem::path disk = std::filesystem::path(f.abs_path).parent_path() / value;
+  bool exists = !f.abs_path.empty() && std::filesystem::is_regular_file(disk, ec);
+  return {Level::Warning, f.src.path(), loc.range,
+          f.src.path() + ":" + std::to_string(loc.range.line) + ": included file '" + value +
+              (exists ? "' exists but is not linted as a requirements file (name it "
+                        "requirements-*.txt or constraints*.txt); its requirements were not checked"
+                      : "' was not found in the linted tree; its requirements were not checked"),
+          "missing-include"};
+}
+
+void Project::link_one_target(const ParsedFile& f, const Install& in, const std::string& value, const Location& loc,
+                              bool is_constraint) {
+  if (looks_like_spec(value) || unresolved_text(value)) return;
+  if (f.facts.kind == FileKind::Dockerfile) {
+    const ParsedFile* t = container_file(*this, f, in.stage, in.loc.range.line, value);
+    if (t && t != &f) installed_by[t].push_back({&f, in.stage, in.loc, &f, &in, is_constraint});
+  } else if (in.tool == sc::Installer::RequirementsFile) {
+    const ParsedFile* t = resolve(f, value);
+    if (!t) {
+      notes.push_back(missing_include(f, value, loc));
+      return;
     }
+    auto& v = is_constraint ? constrained_by[t] : included_by[t];
+    if (std::find(v.begin(), v.end(), &f) == v.end()) v.push_back(&f);
+  } else {
+    const ParsedFile* t = resolve(f, value);
+    if (!t) t = find(value);
+    if (t && t != &f) installed_by[t].push_back({nullptr, -1, in.loc, &f, &in, is_constraint});
   }
-  // Include cycles: report each once, at the include that closes it.
+}
+
+// installed_by / included_by / constrained_by from every -r/-c/--override of every install.
+void Project::link_requirement_files() {
+  for (const auto& up : files)
+    for (const Install& in : up->facts.installs) {
+      for (const auto& [value, loc] : in.requirement_files) link_one_target(*up, in, value, loc, false);
+      for (const auto& [value, loc] : in.constraint_files) link_one_target(*up, in, value, loc, true);
+    }
+}
+
+// Include cycles: report each once, at the include that closes it.
+void Project::find_include_cycles() {
   std::map<const ParsedFile*, std::vector<const ParsedFile*>> children;
   for (auto& [child, parents] : included_by)
     for (auto* par : parents) children[par].push_back(child);
@@ -232,33 +245,26 @@ void Project::link() {
     if (color[up.get()] == 0 && children.count(up.get())) dfs(up.get());
 }
 
+// A command in another file installs `f` in this run: as a member (-r, transitively) or a -c file.
+static bool run_installs_file(const PkgRun& run, const ParsedFile& f) {
+  if (run.file == &f || run.file->facts.kind == FileKind::Requirements) return false;  // a root file, no command
+  for (const PkgMember& m : run.members)
+    if (m.file == &f) return true;
+  return std::find(run.command_constraints.begin(), run.command_constraints.end(), &f) != run.command_constraints.end();
+}
+
 std::vector<InstallContext> Project::contexts_for(const ParsedFile& f) const {
   std::vector<InstallContext> out;
-  std::set<const ParsedFile*> seen;
-  std::vector<const ParsedFile*> todo = {&f};
-  std::set<std::tuple<const ParsedFile*, int, int, const Install*>> have;
-  while (!todo.empty()) {
-    const ParsedFile* g = todo.back();
-    todo.pop_back();
-    if (!seen.insert(g).second) continue;
-    auto it = installed_by.find(g);
-    if (it != installed_by.end()) {
-      for (const Installer& ins : it->second) {
-        if (!have.insert({ins.dockerfile, ins.stage, ins.via.range.line, ins.install}).second) continue;
-        InstallContext c;
-        c.dockerfile = ins.dockerfile;
-        c.stage = ins.stage;
-        c.image = ins.dockerfile ? stage_image(*ins.dockerfile, ins.stage) : nullptr;
-        c.via = ins.via;
-        c.install = ins.install;
-        c.installer_file = ins.file;
-        out.push_back(c);
-      }
+  for (const PkgEnv& env : envs)
+    for (const PkgRun& run : env.runs) {
+      // a Dockerfile run counts in the environment of its own stage, not of the stages built on it
+      if (env.dockerfile && env.stage != run.install->stage) continue;
+      if (!run_installs_file(run, f)) continue;
+      if (env.dockerfile && env.dockerfile->facts.kind == FileKind::Dockerfile)
+        out.push_back({env.dockerfile, env.stage, env.image, run.install->loc, run.install, run.file});
+      else  // a command on the host (or `docker run` in a script): installed by that command
+        out.push_back({nullptr, -1, nullptr, run.install->loc, run.install, run.file});
     }
-    auto pit = included_by.find(g);
-    if (pit != included_by.end())
-      for (const ParsedFile* par : pit->second) todo.push_back(par);
-  }
   if (out.empty()) out.push_back(InstallContext{});
   return out;
 }

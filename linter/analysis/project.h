@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/environments.h"
 #include "core/diagnostics.h"
 #include "core/facts.h"
 #include "core/source.h"
@@ -39,10 +40,9 @@ class Project {
   // Resolve a reference written in `from` (relative to its directory) to a project file.
   const ParsedFile* resolve(const ParsedFile& from, const std::string& target) const;
 
-  // Install contexts for a requirements-like file: every Dockerfile stage that
-  // installs it (COPY + pip install -r), else one bare-host context.
-  // Also follows -r includes: a file included by one that a Dockerfile installs
-  // inherits that context.
+  // Install contexts for a requirements-like file, read off `envs`: every Dockerfile stage
+  // or host command whose install run pulls it in (-r, transitively, or -c), else one
+  // bare-host context.
   std::vector<InstallContext> contexts_for(const ParsedFile& f) const;
   // The base image a Dockerfile stage runs on (following FROM <earlier stage>).
   const Image* stage_image(const ParsedFile& dockerfile, int stage) const;
@@ -68,9 +68,17 @@ class Project {
   // project ("missing-include", warning) and -r/-c include cycles ("include-cycle", warning).
   // The engine appends `notes` to the run's notifications after calling link().
   std::vector<Notification> notes;
+  // Where installs share one Python environment (Dockerfile stage with the stages it builds
+  // on, or a host file), with their install runs; filled once by link(), after the links.
+  std::vector<PkgEnv> envs;
+  // link() = link_requirement_files(), find_include_cycles(), then envs = package_envs(*this).
   void link();
 
  private:
+  void link_requirement_files();
+  void link_one_target(const ParsedFile& f, const Install& in, const std::string& value, const Location& loc,
+                       bool is_constraint);
+  void find_include_cycles();
   // normalised display path / absolute path -> file; rebuilt when `files` grows
   mutable std::unordered_map<std::string, const ParsedFile*> index_;
   mutable size_t indexed_files_ = 0;

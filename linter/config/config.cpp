@@ -189,60 +189,73 @@ struct Reader {
     return out;
   }
 
+  void baseline(const Node& v, const std::string& k, const Origin& o) {
+    std::string p = scalar(v, k, "a file path");
+    if (p.empty()) fail(v.line, "'baseline' must be a file path");
+    cfg.baseline = {(fs::path(cfg.base_dir) / p).lexically_normal().generic_string(), o};
+  }
+
+  void max_file_size(const Node& v, const std::string& k, const Origin& o) {
+    std::string t = scalar(v, k, "a number of megabytes");
+    double mb = 0;
+    if (!parse_megabytes(t, mb))
+      fail(v.line, "invalid value '" + t + "' for 'max-file-size'; expected a positive number of megabytes, at most " +
+                       std::to_string(static_cast<int>(kMaxMegabytes)));
+    cfg.max_file_size = {mb, o};
+  }
+
+  void severity(const Node& v, int kl) {
+    if (v.kind != Node::Map) fail(v.line ? v.line : kl, "'severity' must map rule ids to levels, e.g. severity: {G9: error}");
+    for (size_t j = 0; j < v.entries.size(); ++j) {
+      std::string id = rule(v.entries[j].first, v.key_lines[j], "severity");
+      std::string lv = choice(v.entries[j].second, "severity." + id, {"error", "warning", "note"});
+      Level l;
+      parse_level(lv, l);
+      cfg.severity[id] = {l, at(v.key_lines[j])};
+    }
+  }
+
+  void per_file_ignores(const Node& v, int kl) {
+    if (v.kind != Node::Map)
+      fail(v.line ? v.line : kl, "'per-file-ignores' must map globs to rule lists, e.g. per-file-ignores: {\"tests/**\": [G1]}");
+    for (size_t j = 0; j < v.entries.size(); ++j)
+      cfg.per_file_ignores.push_back({v.entries[j].first, rules(v.entries[j].second, "per-file-ignores"), at(v.key_lines[j])});
+  }
+
+  [[noreturn]] void unknown_key(const std::string& k, int kl) {
+    std::string msg = "unknown key '" + k + "'";
+    std::string best;
+    size_t bd = 4;
+    std::string kebab = k;
+    std::replace(kebab.begin(), kebab.end(), '_', '-');
+    for (auto& valid : config_keys()) {
+      size_t d = edit_distance(lower(kebab), valid);
+      if (d < bd) { bd = d; best = valid; }
+    }
+    if (!best.empty()) msg += " (did you mean '" + best + "'?)";
+    fail(kl, msg + "; valid keys: " + join(config_keys()));
+  }
+
+  void key(const std::string& k, const Node& v, int kl) {
+    Origin o = at(kl);
+    if (k == "select") cfg.select = {rules(v, k), o};
+    else if (k == "ignore") cfg.ignore = {rules(v, k), o};
+    else if (k == "exclude") cfg.exclude = {strings(v, k), o};
+    else if (k == "fail-on") cfg.fail_on = {choice(v, k, {"error", "warning", "note", "none"}), o};
+    else if (k == "allow-reasonless-suppressions") cfg.allow_reasonless_suppressions = {boolean(v, k), o};
+    else if (k == "inline-ignore") cfg.inline_ignore = {boolean(v, k), o};
+    else if (k == "respect-gitignore") cfg.respect_gitignore = {boolean(v, k), o};
+    else if (k == "baseline") baseline(v, k, o);
+    else if (k == "max-file-size") max_file_size(v, k, o);
+    else if (k == "severity") severity(v, kl);
+    else if (k == "per-file-ignores") per_file_ignores(v, kl);
+    else unknown_key(k, kl);
+  }
+
   void top(const Node& root) {
     if (root.kind == Node::Null) return;
     if (root.kind != Node::Map) fail(root.line ? root.line : 1, "the configuration must be a mapping of keys (" + join(config_keys()) + ")");
-    for (size_t i = 0; i < root.entries.size(); ++i) {
-      const std::string& k = root.entries[i].first;
-      const Node& v = root.entries[i].second;
-      int kl = root.key_lines[i];
-      Origin o = at(kl);
-      if (k == "select") cfg.select = {rules(v, k), o};
-      else if (k == "ignore") cfg.ignore = {rules(v, k), o};
-      else if (k == "exclude") cfg.exclude = {strings(v, k), o};
-      else if (k == "fail-on") cfg.fail_on = {choice(v, k, {"error", "warning", "note", "none"}), o};
-      else if (k == "allow-reasonless-suppressions") cfg.allow_reasonless_suppressions = {boolean(v, k), o};
-      else if (k == "inline-ignore") cfg.inline_ignore = {boolean(v, k), o};
-      else if (k == "respect-gitignore") cfg.respect_gitignore = {boolean(v, k), o};
-      else if (k == "baseline") {
-        std::string p = scalar(v, k, "a file path");
-        if (p.empty()) fail(v.line, "'baseline' must be a file path");
-        cfg.baseline = {(fs::path(cfg.base_dir) / p).lexically_normal().generic_string(), o};
-      } else if (k == "max-file-size") {
-        std::string t = scalar(v, k, "a number of megabytes");
-        double mb = 0;
-        if (!parse_megabytes(t, mb))
-          fail(v.line, "invalid value '" + t + "' for 'max-file-size'; expected a positive number of megabytes, at most " +
-                           std::to_string(static_cast<int>(kMaxMegabytes)));
-        cfg.max_file_size = {mb, o};
-      } else if (k == "severity") {
-        if (v.kind != Node::Map) fail(v.line ? v.line : kl, "'severity' must map rule ids to levels, e.g. severity: {G9: error}");
-        for (size_t j = 0; j < v.entries.size(); ++j) {
-          std::string id = rule(v.entries[j].first, v.key_lines[j], "severity");
-          std::string lv = choice(v.entries[j].second, "severity." + id, {"error", "warning", "note"});
-          Level l;
-          parse_level(lv, l);
-          cfg.severity[id] = {l, at(v.key_lines[j])};
-        }
-      } else if (k == "per-file-ignores") {
-        if (v.kind != Node::Map)
-          fail(v.line ? v.line : kl, "'per-file-ignores' must map globs to rule lists, e.g. per-file-ignores: {\"tests/**\": [G1]}");
-        for (size_t j = 0; j < v.entries.size(); ++j)
-          cfg.per_file_ignores.push_back({v.entries[j].first, rules(v.entries[j].second, "per-file-ignores"), at(v.key_lines[j])});
-      } else {
-        std::string msg = "unknown key '" + k + "'";
-        std::string best;
-        size_t bd = 4;
-        std::string kebab = k;
-        std::replace(kebab.begin(), kebab.end(), '_', '-');
-        for (auto& valid : config_keys()) {
-          size_t d = edit_distance(lower(kebab), valid);
-          if (d < bd) { bd = d; best = valid; }
-        }
-        if (!best.empty()) msg += " (did you mean '" + best + "'?)";
-        fail(kl, msg + "; valid keys: " + join(config_keys()));
-      }
-    }
+    for (size_t i = 0; i < root.entries.size(); ++i) key(root.entries[i].first, root.entries[i].second, root.key_lines[i]);
   }
 };
 

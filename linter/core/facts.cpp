@@ -15,6 +15,7 @@ const char* kind_name(FileKind k) {
     case FileKind::Python: return "python";
     case FileKind::Shell: return "shell";
     case FileKind::Notebook: return "notebook";
+    case FileKind::Markdown: return "markdown";
     case FileKind::Unknown: break;
   }
   return "unknown";

@@ -12,7 +12,7 @@ namespace sc {
 
 enum class FileKind {
   Unknown, Dockerfile, Requirements, Pyproject, CondaEnv, Lockfile,
-  Yaml, Json, Toml, Python, Shell, Notebook,
+  Yaml, Json, Toml, Python, Shell, Notebook, Markdown,
 };
 const char* kind_name(FileKind k);
 
@@ -180,6 +180,8 @@ struct FileFacts {
   PythonFacts python;
   std::vector<std::string> shebang_or_directives;  // "#SBATCH --nodes=2" etc. kept raw
   std::vector<Command> sbatch;            // #SBATCH directives as pseudo-commands
+  // Markdown: (first, last) line of each code block read; suppression comments count only there.
+  std::vector<std::pair<int, int>> code_lines;
   bool lockfile = false;                  // uv.lock, poetry.lock, pylock.toml, conda-lock...
   std::map<std::string, std::string> locked;  // lock file: normalised name -> version
 };

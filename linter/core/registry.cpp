@@ -1,5 +1,8 @@
 #include "core/registry.h"
 
+#include <algorithm>
+#include <charconv>
+
 namespace sc {
 
 std::vector<const Parser*>& parsers() {
@@ -14,6 +17,49 @@ std::vector<PostParsePass>& post_parse_passes() {
 
 std::vector<const Rule*>& rules() {
   static std::vector<const Rule*> v;
+  return v;
+}
+
+std::vector<CheckEntry>& registered_checks() {
+  static std::vector<CheckEntry> v;
+  return v;
+}
+
+namespace {
+
+// 3 for "G3" (any case), -1 for an id that is not a G-number.
+int g_number(std::string_view id) {
+  if (id.size() < 2 || (id[0] != 'G' && id[0] != 'g')) return -1;
+  int n = 0;
+  auto [end, ec] = std::from_chars(id.data() + 1, id.data() + id.size(), n);
+  return ec == std::errc() && end == id.data() + id.size() ? n : -1;
+}
+
+}  // namespace
+
+bool rule_id_less(std::string_view a, std::string_view b) {
+  int x = g_number(a), y = g_number(b);
+  if ((x < 0) != (y < 0)) return x >= 0;  // G-numbers first
+  if (x != y) return x < y;
+  return a < b;
+}
+
+std::vector<std::string> checks_of(std::string_view id) {
+  std::vector<std::string> out;
+  for (const char* kind : {"lint", "probe"})
+    for (const auto& e : registered_checks())
+      if (e.id == id && e.kind == kind) {
+        out.push_back(kind);
+        break;
+      }
+  return out;
+}
+
+std::vector<std::string> registered_ids() {
+  std::vector<std::string> v;
+  for (const auto& e : registered_checks())
+    if (std::find(v.begin(), v.end(), e.id) == v.end()) v.push_back(e.id);
+  std::sort(v.begin(), v.end(), [](const std::string& a, const std::string& b) { return rule_id_less(a, b); });
   return v;
 }
 

@@ -1,5 +1,6 @@
-// Parser and rule registries. Adding a file kind or a rule is one new .cpp
-// file that ends with SPARKCHECK_PARSER(...) or SPARKCHECK_RULE(...).
+// Parser, rule and check registries. Adding a file kind or a rule is one new .cpp
+// file that ends with SPARKCHECK_PARSER(...) or SPARKCHECK_RULE(...). What a rule
+// id is checked by ("lint", "probe") is read from here, never from its doc.
 #pragma once
 #include <memory>
 #include <string>
@@ -66,6 +67,20 @@ std::vector<PostParsePass>& post_parse_passes();
 std::vector<const Rule*>& rules();
 const Parser* parser_for(const FileInfo& f);
 
+// One way a rule id is checked: "lint" (a Rule, or a meta rule of the engine) or
+// "probe" (a runtime check of linter/probe).
+struct CheckEntry {
+  std::string id;    // "G1", "unused-suppression"
+  std::string kind;  // "lint" | "probe"
+};
+std::vector<CheckEntry>& registered_checks();
+// The kinds registered for `id`, lint before probe ({} when none).
+std::vector<std::string> checks_of(std::string_view id);
+// Every registered id, in rule order.
+std::vector<std::string> registered_ids();
+// Rule order: G-numbers by number, then other ids by name.
+bool rule_id_less(std::string_view a, std::string_view b);
+
 template <class T> struct ParserRegistrar {
   ParserRegistrar() { static T inst; parsers().push_back(&inst); }
 };
@@ -73,7 +88,14 @@ struct PostParseRegistrar {
   explicit PostParseRegistrar(PostParsePass p) { post_parse_passes().push_back(p); }
 };
 template <class T> struct RuleRegistrar {
-  RuleRegistrar() { static T inst; rules().push_back(&inst); }
+  RuleRegistrar() {
+    static T inst;
+    rules().push_back(&inst);
+    registered_checks().push_back({std::string(inst.id()), "lint"});
+  }
+};
+struct CheckRegistrar {
+  CheckRegistrar(const char* id, const char* kind) { registered_checks().push_back({id, kind}); }
 };
 
 }  // namespace sc
@@ -83,3 +105,5 @@ template <class T> struct RuleRegistrar {
 #define SPARKCHECK_PARSER(cls) static ::sc::ParserRegistrar<cls> SC_CAT(sc_parser_reg_, __LINE__)
 #define SPARKCHECK_POST_PARSE(fn) static ::sc::PostParseRegistrar SC_CAT(sc_pass_reg_, __LINE__)(fn)
 #define SPARKCHECK_RULE(cls) static ::sc::RuleRegistrar<cls> SC_CAT(sc_rule_reg_, __LINE__)
+// A check that is not a Rule class: the engine's meta rules, the probe's checks.
+#define SPARKCHECK_CHECK(id, kind) static ::sc::CheckRegistrar SC_CAT(sc_check_reg_, __LINE__)(id, kind)

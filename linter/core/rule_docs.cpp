@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "core/registry.h"
 #include "core/source.h"
 
 namespace sc {
@@ -22,37 +23,34 @@ std::vector<std::string> parse_list(std::string v) {
   return out;
 }
 
-int id_number(const std::string& id) {
-  return id.size() > 1 ? std::atoi(id.c_str() + 1) : 0;
+void set_key(RuleDoc& d, const std::string& k, const std::string& v) {
+  if (k == "id") d.id = v;
+  else if (k == "name") d.name = v;
+  else if (k == "short") d.short_description = v;
+  else if (k == "level") d.default_level = v;
+  else if (k == "precision") d.precision = v;
+  else if (k == "tags") d.tags = parse_list(v);
 }
 
-RuleDoc parse_doc(std::string_view file, std::string_view text) {
-  RuleDoc d;
-  d.source_file = std::string(file);
-  std::string_view body = text;
-  if (starts_with(text, "---\n")) {
-    size_t end = text.find("\n---\n", 4);
-    if (end != std::string_view::npos) {
-      for (auto& line : split(text.substr(4, end - 4), '\n')) {
-        size_t c = line.find(':');
-        if (c == std::string::npos) continue;
-        std::string k = trim(line.substr(0, c)), v = trim(line.substr(c + 1));
-        if (v.size() >= 2 && v.front() == '"' && v.back() == '"') v = v.substr(1, v.size() - 2);
-        if (k == "id") d.id = v;
-        else if (k == "name") d.name = v;
-        else if (k == "short") d.short_description = v;
-        else if (k == "level") d.default_level = v;
-        else if (k == "precision") d.precision = v;
-        else if (k == "tags") d.tags = parse_list(v);
-        else if (k == "checks") d.checks = parse_list(v);
-      }
-      body = text.substr(end + 5);
-    }
+// Reads the front matter into `d`; returns the body after it (all of `text` without one).
+std::string_view front_matter(std::string_view text, RuleDoc& d) {
+  if (!starts_with(text, "---\n")) return text;
+  size_t end = text.find("\n---\n", 4);
+  if (end == std::string_view::npos) return text;
+  for (auto& line : split(text.substr(4, end - 4), '\n')) {
+    size_t c = line.find(':');
+    if (c == std::string::npos) continue;
+    std::string k = trim(line.substr(0, c)), v = trim(line.substr(c + 1));
+    if (v.size() >= 2 && v.front() == '"' && v.back() == '"') v = v.substr(1, v.size() - 2);
+    set_key(d, k, v);
   }
-  d.markdown = trim(body);
-  // full description: first paragraph that is not a heading
+  return text.substr(end + 5);
+}
+
+// The first paragraph that is not a heading, joined into one line.
+std::string first_paragraph(const std::string& markdown) {
   std::string para;
-  for (auto& line : split(d.markdown, '\n')) {
+  for (auto& line : split(markdown, '\n')) {
     auto t = trim(line);
     if (t.empty()) {
       if (!para.empty()) break;
@@ -62,11 +60,41 @@ RuleDoc parse_doc(std::string_view file, std::string_view text) {
     if (!para.empty()) para += ' ';
     para += t;
   }
-  d.full_description = markdown_to_text(para);
+  return para;
+}
+
+RuleDoc parse_doc(std::string_view file, std::string_view text) {
+  RuleDoc d;
+  d.source_file = std::string(file);
+  d.markdown = trim(front_matter(text, d));
+  d.full_description = markdown_to_text(first_paragraph(d.markdown));
   if (d.full_description.size() > 1000) d.full_description = d.full_description.substr(0, 997) + "...";
   if (d.default_level.empty()) d.default_level = "warning";
   if (d.precision.empty()) d.precision = "high";
   return d;
+}
+
+// One line outside a code fence: heading marks, backticks and stars dropped, [text](url) -> text (url).
+std::string inline_text(std::string line) {
+  size_t i = 0;
+  while (i < line.size() && line[i] == '#') ++i;
+  if (i > 0 && i < line.size() && line[i] == ' ') line = line.substr(i + 1);
+  std::string t;
+  for (size_t k = 0; k < line.size(); ++k) {
+    char c = line[k];
+    if (c == '`' || c == '*') continue;
+    if (c == '[') {
+      size_t close = line.find("](", k);
+      size_t end = close == std::string::npos ? close : line.find(')', close);
+      if (close != std::string::npos && end != std::string::npos) {
+        t += line.substr(k + 1, close - k - 1) + " (" + line.substr(close + 2, end - close - 2) + ")";
+        k = end;
+        continue;
+      }
+    }
+    t += c;
+  }
+  return t;
 }
 
 }  // namespace
@@ -74,9 +102,11 @@ RuleDoc parse_doc(std::string_view file, std::string_view text) {
 const std::vector<RuleDoc>& rule_docs() {
   static const std::vector<RuleDoc> docs = [] {
     std::vector<RuleDoc> v;
-    for (auto& [f, t] : embedded_rule_docs()) v.push_back(parse_doc(f, t));
-    std::sort(v.begin(), v.end(),
-              [](const RuleDoc& a, const RuleDoc& b) { return id_number(a.id) < id_number(b.id); });
+    for (auto& [f, t] : embedded_rule_docs()) {
+      v.push_back(parse_doc(f, t));
+      v.back().checks = checks_of(v.back().id);
+    }
+    std::sort(v.begin(), v.end(), [](const RuleDoc& a, const RuleDoc& b) { return rule_id_less(a.id, b.id); });
     return v;
   }();
   return docs;
@@ -99,35 +129,11 @@ std::string markdown_to_text(std::string_view md) {
   std::string out;
   bool in_fence = false;
   for (auto& raw : split(md, '\n')) {
-    std::string line = raw;
-    if (starts_with(trim(line), "```")) {
+    if (starts_with(trim(raw), "```")) {
       in_fence = !in_fence;
       continue;
     }
-    if (!in_fence) {
-      size_t i = 0;
-      while (i < line.size() && line[i] == '#') ++i;
-      if (i > 0 && i < line.size() && line[i] == ' ') line = line.substr(i + 1);
-      std::string t;
-      for (size_t k = 0; k < line.size(); ++k) {
-        char c = line[k];
-        if (c == '`' || c == '*') continue;
-        if (c == '[') {  // [text](url) -> text (url)
-          size_t close = line.find("](", k);
-          size_t end = close == std::string::npos ? close : line.find(')', close);
-          if (close != std::string::npos && end != std::string::npos) {
-            t += line.substr(k + 1, close - k - 1) + " (" + line.substr(close + 2, end - close - 2) + ")";
-            k = end;
-            continue;
-          }
-        }
-        t += c;
-      }
-      line = t;
-    } else {
-      line = "    " + line;
-    }
-    out += line;
+    out += in_fence ? "    " + raw : inline_text(raw);
     out += '\n';
   }
   return trim(out);

@@ -1,5 +1,6 @@
-// Rule documentation parsed from rules/GN-*.md (embedded at build time).
-// Front matter keys: id, name, short, level, precision, tags, checks.
+// Rule documentation parsed from rules/<folder>/<id>.md (embedded at build time).
+// Front matter keys: id, name, short, level, precision, tags. What checks a rule
+// (lint, probe) is not written there: it comes from the registry (core/registry.h).
 #pragma once
 #include <string>
 #include <string_view>
@@ -15,12 +16,12 @@ struct RuleDoc {
   std::string default_level;      // "error" | "warning" | "note"
   std::string precision;          // "very-high" | "high" | "medium" | "low"
   std::vector<std::string> tags;
-  std::vector<std::string> checks;  // "lint", "probe"
+  std::vector<std::string> checks;  // "lint", "probe": from registered_checks()
   std::string markdown;           // body without front matter
   std::string source_file;        // "G1-cuda-major-mismatch.md"
 };
 
-const std::vector<RuleDoc>& rule_docs();            // sorted G1..G10
+const std::vector<RuleDoc>& rule_docs();            // in rule order (rule_id_less)
 const RuleDoc* find_rule_doc(std::string_view id);  // case-insensitive "g1" ok
 int rule_index(std::string_view id);                // index in rule_docs(), -1 if none
 // Markdown -> plain text for SARIF help.text (drops fences/markup, keeps words).

@@ -8,34 +8,8 @@
 
 namespace sc {
 
-const char* unused_suppression_short() {
-  return "A `# sparkcheck: ignore[...]` comment that suppresses nothing";
-}
-
-const char* unused_suppression_doc() {
-  return R"(# unused-suppression: a suppression comment that suppresses nothing
-
-A `# sparkcheck: ignore[GN] -- reason` or `# sparkcheck: file-ignore[GN] -- reason` comment names
-a rule that reported nothing where the comment applies. The problem it silenced has been fixed, or
-the comment sits on the wrong line, so it now only hides a future, different finding.
-
-This is sparkcheck's meta rule (like ruff's RUF100). It is reported only for rules that actually
-ran on the file: a rule left out by `select`, `ignore` or `per-file-ignores` never makes its
-suppressions "unused".
-
-## Example
-
-```
-# sparkcheck: ignore[G1] -- cu124 wheel is tested on this box
-transformers==4.57.1
-```
-
-## Fix
-
-Delete the comment, or remove the rule id that no longer matches. To silence this meta rule for
-some files, use `per-file-ignores` with `unused-suppression`; to turn it off, add it to `ignore`.
-)";
-}
+// The meta rule is checked by the engine when it lints (engine/engine.cpp: apply_policy).
+SPARKCHECK_CHECK(kUnusedSuppression, "lint");
 
 namespace {
 
@@ -44,11 +18,6 @@ bool ieq(std::string_view a, std::string_view b) {
   for (size_t i = 0; i < a.size(); ++i)
     if (std::tolower(static_cast<unsigned char>(a[i])) != std::tolower(static_cast<unsigned char>(b[i]))) return false;
   return true;
-}
-
-int id_order(const std::string& id) {
-  if (id.size() > 1 && (id[0] == 'G') && std::isdigit(static_cast<unsigned char>(id[1]))) return std::atoi(id.c_str() + 1);
-  return 1000;
 }
 
 bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r'; }
@@ -109,28 +78,16 @@ std::string strip_notebook_tail(std::string s) {
 
 std::string canonical_rule_id(std::string_view id) {
   if (id.empty()) return "";
-  if (ieq(id, kUnusedSuppression)) return kUnusedSuppression;
-  if (const RuleDoc* d = find_rule_doc(id)) return d->id;
-  for (const Rule* r : rules())
-    if (ieq(r->id(), id)) return std::string(r->id());
-  for (int i = 1; i <= 10; ++i) {
-    std::string g = "G" + std::to_string(i);
-    if (ieq(g, id)) return g;
-  }
+  for (const auto& known : known_rule_ids())
+    if (ieq(known, id)) return known;
   return "";
 }
 
 std::vector<std::string> known_rule_ids() {
-  std::set<std::string> s;
-  for (int i = 1; i <= 10; ++i) s.insert("G" + std::to_string(i));
-  for (auto& d : rule_docs()) s.insert(d.id);
-  for (const Rule* r : rules()) s.insert(std::string(r->id()));
-  std::vector<std::string> v(s.begin(), s.end());
-  std::sort(v.begin(), v.end(), [](const std::string& a, const std::string& b) {
-    int x = id_order(a), y = id_order(b);
-    return x != y ? x < y : a < b;
-  });
-  v.push_back(kUnusedSuppression);
+  std::vector<std::string> v = registered_ids();
+  for (const auto& d : rule_docs())
+    if (std::find(v.begin(), v.end(), d.id) == v.end()) v.push_back(d.id);
+  std::sort(v.begin(), v.end(), [](const std::string& a, const std::string& b) { return rule_id_less(a, b); });
   return v;
 }
 
@@ -140,49 +97,75 @@ std::string known_rule_list() {
   return r;
 }
 
-std::vector<SuppressDirective> parse_suppressions(const SourceFile& src, bool allow_reasonless,
-                                                  std::vector<Notification>& problems) {
-  std::vector<SuppressDirective> out;
-  const bool notebook = ends_with(src.path(), ".ipynb");
-  const int n = src.line_count();
-  const std::string usage = "write `# sparkcheck: ignore[G9] -- reason` or `# sparkcheck: file-ignore[G1] -- reason`";
-  for (int l = 1; l <= n; ++l) {
-    std::string_view line = src.line(l);
-    size_t body;
-    size_t hash = find_directive(line, body);
-    if (hash == std::string_view::npos) continue;
-    auto col = [&](size_t byte) { return utf8_cols(line, byte) + 1; };
-    auto range = [&](size_t b, size_t e) { return Range{l, col(b), l, col(e)}; };
-    auto problem = [&](Range r, const std::string& msg, const char* id) {
-      problems.push_back({Level::Error, src.path(), r, msg, id});
-    };
-    Range whole = range(hash, line.size());
+namespace {
 
-    size_t p = body;
+const char* const kUsage = "write `# sparkcheck: ignore[G9] -- reason` or `# sparkcheck: file-ignore[G1] -- reason`";
+
+// One line holding a `sparkcheck:` directive, parsed step by step; each step reports its
+// problem and returns false when the directive must be dropped.
+struct DirectiveLine {
+  const SourceFile& src;
+  std::vector<Notification>& problems;
+  int l;
+  std::string_view line;
+  size_t hash, p;
+  bool notebook;
+
+  Range range(size_t b, size_t e) const { return Range{l, utf8_cols(line, b) + 1, l, utf8_cols(line, e) + 1}; }
+  Range whole() const { return range(hash, line.size()); }
+  void problem(Range r, const std::string& msg, const char* id) {
+    problems.push_back({Level::Error, src.path(), r, msg, id});
+  }
+  void skip_space() {
     while (p < line.size() && is_space(line[p])) ++p;
+  }
+
+  // `ignore` or `file-ignore`, then '['; leaves p at the '['.
+  bool keyword(SuppressDirective& d) {
+    skip_space();
     size_t w = p;
     while (p < line.size() && (std::isalpha(static_cast<unsigned char>(line[p])) || line[p] == '-' || line[p] == '_')) ++p;
     std::string word(line.substr(w, p - w));
-    SuppressDirective d;
-    if (word == "ignore") d.file_scope = false;
-    else if (word == "file-ignore") d.file_scope = true;
-    else {
-      problem(whole, "malformed suppression comment" + (word.empty() ? std::string() : ": unknown directive '" + word + "'") +
-                         "; " + usage, "suppression-malformed");
-      continue;
+    if (word != "ignore" && word != "file-ignore") {
+      problem(whole(), "malformed suppression comment" + (word.empty() ? std::string() : ": unknown directive '" + word + "'") +
+                           "; " + kUsage, "suppression-malformed");
+      return false;
     }
-    while (p < line.size() && is_space(line[p])) ++p;
+    d.file_scope = word == "file-ignore";
+    skip_space();
     if (p >= line.size() || line[p] != '[') {
-      problem(whole, "malformed suppression comment: '" + word + "' needs the rule ids in brackets; " + usage,
+      problem(whole(), "malformed suppression comment: '" + word + "' needs the rule ids in brackets; " + kUsage,
               "suppression-malformed");
-      continue;
+      return false;
     }
+    return true;
+  }
+
+  void add_id(SuppressDirective& d, size_t s, size_t i) {
+    std::string raw(line.substr(s, i - s));
+    std::string id = canonical_rule_id(raw);
+    if (id.empty()) {
+      problem(range(s, i), "unknown rule '" + raw + "' in suppression comment; known rules: " + known_rule_list(),
+              "suppression-unknown-rule");
+      return;
+    }
+    if (id == kUnusedSuppression) {
+      problem(range(s, i), std::string(kUnusedSuppression) +
+                               " cannot be suppressed inline; remove the stale comment, or use `per-file-ignores` "
+                               "or `ignore` in the configuration",
+              "suppression-unknown-rule");
+      return;
+    }
+    d.ids.push_back({id, range(s, i), 0});
+  }
+
+  // Rule ids between '[' (at p) and ']', separated by commas and/or blanks; returns the ']' or npos.
+  size_t ids(SuppressDirective& d) {
     size_t close = line.find(']', p);
     if (close == std::string_view::npos) {
-      problem(whole, "malformed suppression comment: missing ']'; " + usage, "suppression-malformed");
-      continue;
+      problem(whole(), std::string("malformed suppression comment: missing ']'; ") + kUsage, "suppression-malformed");
+      return close;
     }
-    // rule ids, separated by commas and/or blanks
     bool any_id = false;
     for (size_t i = p + 1; i < close;) {
       while (i < close && (is_space(line[i]) || line[i] == ',')) ++i;
@@ -190,24 +173,15 @@ std::vector<SuppressDirective> parse_suppressions(const SourceFile& src, bool al
       while (i < close && !is_space(line[i]) && line[i] != ',') ++i;
       if (s == i) continue;
       any_id = true;
-      std::string raw(line.substr(s, i - s));
-      std::string id = canonical_rule_id(raw);
-      if (id.empty()) {
-        problem(range(s, i), "unknown rule '" + raw + "' in suppression comment; known rules: " + known_rule_list(),
-                "suppression-unknown-rule");
-        continue;
-      }
-      if (id == kUnusedSuppression) {
-        problem(range(s, i), std::string(kUnusedSuppression) +
-                                 " cannot be suppressed inline; remove the stale comment, or use `per-file-ignores` "
-                                 "or `ignore` in the configuration",
-                "suppression-unknown-rule");
-        continue;
-      }
-      d.ids.push_back({id, range(s, i), 0});
+      add_id(d, s, i);
     }
     if (!any_id)
-      problem(whole, "suppression comment names no rule; list the rules, e.g. ignore[G9]", "suppression-malformed");
+      problem(whole(), "suppression comment names no rule; list the rules, e.g. ignore[G9]", "suppression-malformed");
+    return close;
+  }
+
+  // `-- reason` after the ']'.
+  bool reason(SuppressDirective& d, size_t close, bool allow_reasonless) {
     std::string rest(line.substr(close + 1));
     if (notebook) rest = strip_notebook_tail(rest);
     rest = trim(rest);
@@ -216,32 +190,63 @@ std::vector<SuppressDirective> parse_suppressions(const SourceFile& src, bool al
         problem(range(close + 1, line.size()),
                 "malformed suppression comment: after ']' write `-- reason` (found '" + rest + "')",
                 "suppression-malformed");
-        continue;
+        return false;
       }
       d.reason = trim(rest.substr(2));
     }
     if (d.reason.empty() && !allow_reasonless) {
-      problem(whole,
+      problem(whole(),
               "suppression without a reason: add `-- why this is safe` after the brackets (or set "
               "allow-reasonless-suppressions: true in the configuration)",
               "suppression-missing-reason");
-      continue;
+      return false;
     }
-    if (d.ids.empty()) continue;
-    d.loc = {src.path(), whole};
-    if (!d.file_scope) {
-      d.first_line = d.last_line = l;
-      if (stands_alone(line, hash, notebook)) {
-        // the next line that is not itself a stand-alone directive, plus its
-        // backslash continuation lines (Dockerfile RUN, shell)
-        int t = l + 1;
-        while (t <= n && directive_line(src, t, notebook)) ++t;
-        if (t <= n) {
-          d.last_line = t;
-          while (d.last_line < n && continued(src.line(d.last_line))) ++d.last_line;
-        }
-      }
-    }
+    return true;
+  }
+
+  // The lines a line-scoped directive covers: its own, or when it stands alone the next line that
+  // is not itself a stand-alone directive, plus its backslash continuation lines (Dockerfile RUN, shell).
+  void lines_covered(SuppressDirective& d) const {
+    const int n = src.line_count();
+    d.first_line = d.last_line = l;
+    if (!stands_alone(line, hash, notebook)) return;
+    int t = l + 1;
+    while (t <= n && directive_line(src, t, notebook)) ++t;
+    if (t > n) return;
+    d.last_line = t;
+    while (d.last_line < n && continued(src.line(d.last_line))) ++d.last_line;
+  }
+};
+
+}  // namespace
+
+namespace {
+bool in_ranges(const std::vector<std::pair<int, int>>* ranges, int line) {
+  if (!ranges) return true;
+  for (auto [first, last] : *ranges)
+    if (line >= first && line <= last) return true;
+  return false;
+}
+}  // namespace
+
+std::vector<SuppressDirective> parse_suppressions(const SourceFile& src, bool allow_reasonless,
+                                                  std::vector<Notification>& problems,
+                                                  const std::vector<std::pair<int, int>>* only_lines) {
+  std::vector<SuppressDirective> out;
+  const bool notebook = ends_with(src.path(), ".ipynb");
+  for (int l = 1; l <= src.line_count(); ++l) {
+    if (!in_ranges(only_lines, l)) continue;
+    std::string_view line = src.line(l);
+    size_t body;
+    size_t hash = find_directive(line, body);
+    if (hash == std::string_view::npos) continue;
+    DirectiveLine dl{src, problems, l, line, hash, body, notebook};
+    SuppressDirective d;
+    if (!dl.keyword(d)) continue;
+    size_t close = dl.ids(d);
+    if (close == std::string_view::npos || !dl.reason(d, close, allow_reasonless) || d.ids.empty()) continue;
+    d.loc = {src.path(), dl.whole()};
+    if (!d.file_scope) dl.lines_covered(d);
     out.push_back(std::move(d));
   }
   return out;

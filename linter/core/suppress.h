@@ -16,14 +16,12 @@ namespace sc {
 
 // Id of the meta rule that reports suppressions which suppress nothing.
 inline constexpr const char* kUnusedSuppression = "unused-suppression";
-// Its documentation (markdown), for `sparkcheck rule` and SARIF help.
-const char* unused_suppression_doc();
-const char* unused_suppression_short();
+// (Its documentation is rules/unused-suppression/unused-suppression.md, like any rule's.)
 
 // Canonical spelling of a rule id ("g9" -> "G9"), or "" when unknown.
-// Known: the documented rules, the registered rules, G1..G10 and the meta rule.
+// Known: the registered checks (core/registry.h) and the documented rules.
 std::string canonical_rule_id(std::string_view id);
-// Every known id, sorted G1..G10 then others (for error messages).
+// Every known id in rule order: G-numbers, then others (for error messages).
 std::vector<std::string> known_rule_ids();
 std::string known_rule_list();  // "G1, G2, ..., unused-suppression"
 
@@ -44,8 +42,10 @@ struct SuppressDirective {
 // Parses every directive of one file. Malformed directives, unknown ids and
 // missing reasons (unless allowed) go to `problems` as errors and the directive
 // (or the offending id) is dropped.
+// With `only_lines`, directives outside those (first, last) line ranges are prose, not comments.
 std::vector<SuppressDirective> parse_suppressions(const SourceFile& src, bool allow_reasonless,
-                                                  std::vector<Notification>& problems);
+                                                  std::vector<Notification>& problems,
+                                                  const std::vector<std::pair<int, int>>* only_lines = nullptr);
 
 // Marks findings covered by `directives` as suppressed (findings of other files
 // are left alone). Returns the number suppressed.

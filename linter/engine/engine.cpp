@@ -71,6 +71,46 @@ std::string mb(size_t n) {
   return b;
 }
 
+const char* special_kind(mode_t mode) {
+  if (S_ISFIFO(mode)) return "a FIFO (named pipe)";
+  if (S_ISSOCK(mode)) return "a socket";
+  if (S_ISCHR(mode) || S_ISBLK(mode)) return "a device";
+  return "not a regular file";
+}
+
+// The first line that is not valid UTF-8 (1-based), for the message.
+size_t first_bad_utf8_line(const std::string& text) {
+  size_t line = 1, ls = 0;
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '\n') { ++line; ls = i + 1; continue; }
+    size_t e = text.find('\n', i);
+    if (!valid_utf8(std::string_view(text).substr(ls, (e == std::string::npos ? text.size() : e) - ls))) break;
+    i = e == std::string::npos ? text.size() : e - 1;
+  }
+  return line;
+}
+
+// Content checks after reading: no NUL bytes, valid UTF-8; a byte-order mark is dropped.
+bool usable_text(const WalkedFile& wf, std::string& text, std::vector<Notification>& notes) {
+  if (text.find('\0') != std::string::npos) {
+    notes.push_back({Level::Warning, wf.display, {}, "not linted: binary content (NUL bytes)", "binary-file"});
+    return false;
+  }
+  if (!valid_utf8(text)) {
+    size_t line = first_bad_utf8_line(text);
+    Notification n{Level::Warning, wf.display, {static_cast<int>(line), 1, static_cast<int>(line), 2},
+                   "not linted: not valid UTF-8 (line " + std::to_string(line) + "); re-save the file as UTF-8",
+                   "not-utf8"};
+    notes.push_back(n);
+    return false;
+  }
+  if (starts_with(text, "\xEF\xBB\xBF")) {
+    text.erase(0, 3);
+    notes.push_back({Level::Note, wf.display, {1, 1, 1, 2}, "UTF-8 byte-order mark at the start of the file (ignored for linting; some tools, e.g. older Docker and bash, choke on it)", "bom"});
+  }
+  return true;
+}
+
 // Reads a file once; returns false (with a notification) when it cannot be linted.
 bool read_file(const WalkedFile& wf, size_t max_bytes, std::string& text, std::vector<Notification>& notes) {
   auto fail = [&](const std::string& msg, const std::string& id, Level l = Level::Warning) {
@@ -86,9 +126,8 @@ bool read_file(const WalkedFile& wf, size_t max_bytes, std::string& text, std::v
   }
   if (!S_ISREG(st.st_mode)) {
     close(fd);
-    const char* what = S_ISFIFO(st.st_mode) ? "a FIFO (named pipe)" : S_ISSOCK(st.st_mode) ? "a socket"
-                       : S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "a device" : "not a regular file";
-    return fail(std::string("not linted: the path is ") + what + ", not a regular file", "not-regular-file");
+    return fail(std::string("not linted: the path is ") + special_kind(st.st_mode) + ", not a regular file",
+                "not-regular-file");
   }
   if (static_cast<size_t>(st.st_size) > max_bytes) {
     close(fd);
@@ -114,27 +153,7 @@ bool read_file(const WalkedFile& wf, size_t max_bytes, std::string& text, std::v
     }
   }
   close(fd);
-  if (text.find('\0') != std::string::npos) return fail("not linted: binary content (NUL bytes)", "binary-file");
-  if (!valid_utf8(text)) {
-    // find the first bad line for the message
-    size_t line = 1, ls = 0;
-    for (size_t i = 0; i < text.size(); ++i) {
-      if (text[i] == '\n') { ++line; ls = i + 1; continue; }
-      size_t e = text.find('\n', i);
-      if (!valid_utf8(std::string_view(text).substr(ls, (e == std::string::npos ? text.size() : e) - ls))) break;
-      i = e == std::string::npos ? text.size() : e - 1;
-    }
-    Notification n{Level::Warning, wf.display, {static_cast<int>(line), 1, static_cast<int>(line), 2},
-                   "not linted: not valid UTF-8 (line " + std::to_string(line) + "); re-save the file as UTF-8",
-                   "not-utf8"};
-    notes.push_back(n);
-    return false;
-  }
-  if (starts_with(text, "\xEF\xBB\xBF")) {
-    text.erase(0, 3);
-    notes.push_back({Level::Note, wf.display, {1, 1, 1, 2}, "UTF-8 byte-order mark at the start of the file (ignored for linting; some tools, e.g. older Docker and bash, choke on it)", "bom"});
-  }
-  return true;
+  return usable_text(wf, text, notes);
 }
 
 std::string base_name(const std::string& p) {
@@ -156,43 +175,52 @@ void sort_findings(std::vector<Finding>& v) {
   });
 }
 
+// The per-file-ignores entry that silences `rule` in the file `display`, or null.
+const PerFileIgnore* per_file_ignored(const LintResult& res, const LintOptions& opt, const std::string& display,
+                                      const std::string& rule) {
+  for (const auto& p : opt.per_file_ignores)
+    if (p.rules.count(rule) && p.glob.matches(abs_of(res.project, display), display)) return &p;
+  return nullptr;
+}
+
+// Inline suppressions, then the meta rule unused-suppression for ids that silenced nothing.
+void apply_inline_suppressions(LintResult& res, const LintOptions& opt, const std::set<std::string>& ran) {
+  bool meta_on = (opt.select.empty() || opt.select.count(kUnusedSuppression)) && !opt.ignore.count(kUnusedSuppression);
+  std::vector<Finding> unused;
+  for (const auto& pf : res.project.files) {
+    std::vector<Notification> problems;
+    const auto* only = pf->facts.kind == FileKind::Markdown ? &pf->facts.code_lines : nullptr;
+    auto dirs = parse_suppressions(pf->src, opt.allow_reasonless_suppressions, problems, only);
+    if (!problems.empty()) res.input_error = true;
+    for (auto& n : problems) res.notifications.push_back(std::move(n));
+    if (dirs.empty()) continue;
+    apply_suppressions(dirs, res.findings);
+    if (!meta_on) continue;
+    const std::string& path = pf->src.path();
+    auto more = unused_suppressions(dirs, [&](const std::string& rule) {
+      return ran.count(rule) && !per_file_ignored(res, opt, path, rule);
+    });
+    for (auto& f : more) unused.push_back(std::move(f));
+  }
+  for (auto& f : unused) res.findings.push_back(std::move(f));
+}
+
+void apply_per_file_ignores(LintResult& res, const LintOptions& opt) {
+  for (auto& f : res.findings) {
+    if (!f.suppressions.empty()) continue;
+    if (const PerFileIgnore* p = per_file_ignored(res, opt, f.loc.path, f.rule))
+      f.suppressions.push_back({"per-file-ignores \"" + p->glob.pattern + "\" (" + p->origin + ")", {}, "external"});
+  }
+}
+
 // Severity overrides, inline suppressions, unused suppressions, per-file-ignores.
 void apply_policy(LintResult& res, const LintOptions& opt, const std::set<std::string>& ran) {
-  auto per_file_ignored = [&](const std::string& display, const std::string& rule) -> const PerFileIgnore* {
-    for (const auto& p : opt.per_file_ignores)
-      if (p.rules.count(rule) && p.glob.matches(abs_of(res.project, display), display)) return &p;
-    return nullptr;
-  };
-  if (opt.inline_ignore) {
-    bool meta_on = (opt.select.empty() || opt.select.count(kUnusedSuppression)) && !opt.ignore.count(kUnusedSuppression);
-    std::vector<Finding> unused;
-    for (const auto& pf : res.project.files) {
-      std::vector<Notification> problems;
-      auto dirs = parse_suppressions(pf->src, opt.allow_reasonless_suppressions, problems);
-      if (!problems.empty()) res.input_error = true;
-      for (auto& n : problems) res.notifications.push_back(std::move(n));
-      if (dirs.empty()) continue;
-      apply_suppressions(dirs, res.findings);
-      if (!meta_on) continue;
-      const std::string& path = pf->src.path();
-      auto more = unused_suppressions(dirs, [&](const std::string& rule) {
-        return ran.count(rule) && !per_file_ignored(path, rule);
-      });
-      for (auto& f : more) unused.push_back(std::move(f));
-    }
-    for (auto& f : unused) res.findings.push_back(std::move(f));
-  }
+  if (opt.inline_ignore) apply_inline_suppressions(res, opt, ran);
   for (auto& f : res.findings) {
     auto it = opt.severity.find(f.rule);
     if (it != opt.severity.end()) f.level = it->second;
   }
-  if (!opt.per_file_ignores.empty()) {
-    for (auto& f : res.findings) {
-      if (!f.suppressions.empty()) continue;
-      if (const PerFileIgnore* p = per_file_ignored(f.loc.path, f.rule))
-        f.suppressions.push_back({"per-file-ignores \"" + p->glob.pattern + "\" (" + p->origin + ")", {}, "external"});
-    }
-  }
+  if (!opt.per_file_ignores.empty()) apply_per_file_ignores(res, opt);
 }
 
 }  // namespace
@@ -247,40 +275,45 @@ void assign_fingerprints(LintResult& r) {
   for (size_t i = 0; i < fp.size(); ++i) r.findings[i].fingerprint = fp[i];
 }
 
-LintResult run_lint(const LintOptions& opt) {
-  LintResult res;
+namespace {
+
+bool is_under(const std::string& a, const std::string& r) {
+  return a == r || starts_with(a, r == "/" ? "/" : r + "/");
+}
+
+// The lint root: the current directory when every path is below it, else the
+// common parent of the paths. Display paths (and SARIF URIs) are relative to it.
+std::string lint_root(const LintOptions& opt, const std::vector<std::string>& paths) {
   std::error_code ec;
   std::string cwd = fs::current_path(ec).generic_string();
-  std::vector<std::string> paths = opt.paths.empty() ? std::vector<std::string>{"."} : opt.paths;
-
-  // The lint root: the current directory when every path is below it, else the
-  // common parent of the paths. Display paths (and SARIF URIs) are relative to it.
   std::string root = opt.root.empty() ? cwd : fs::absolute(opt.root, ec).lexically_normal().generic_string();
   if (opt.root.empty()) {
-    auto under = [](const std::string& a, const std::string& r) {
-      return a == r || starts_with(a, r == "/" ? "/" : r + "/");
-    };
     std::vector<std::string> abs;
     for (auto& p : paths) {
       std::string a = fs::absolute(p, ec).lexically_normal().generic_string();
       if (a.size() > 1 && a.back() == '/') a.pop_back();
       abs.push_back(a);
     }
-    bool all_under_cwd = std::all_of(abs.begin(), abs.end(), [&](const std::string& a) { return under(a, cwd); });
+    bool all_under_cwd = std::all_of(abs.begin(), abs.end(), [&](const std::string& a) { return is_under(a, cwd); });
     if (!all_under_cwd) {
       // common parent of the named paths (a named directory is its own root)
       struct stat st;
       root = abs[0];
       if (stat(root.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) root = fs::path(root).parent_path().generic_string();
       for (auto& a : abs)
-        while (!under(a, root) && root != "/") root = fs::path(root).parent_path().generic_string();
+        while (!is_under(a, root) && root != "/") root = fs::path(root).parent_path().generic_string();
     }
   }
   if (root.size() > 1 && root.back() == '/') root.pop_back();
-  res.project.root = root;
+  return root;
+}
 
+// The files to lint: standard input as one file, or the walk of the paths.
+std::vector<WalkedFile> walk_files(const LintOptions& opt, const std::vector<std::string>& paths, LintResult& res) {
+  const std::string& root = res.project.root;
   std::vector<WalkedFile> files;
   if (opt.stdin_text) {
+    std::error_code ec;
     std::string abs = fs::absolute(opt.stdin_filename.empty() ? "stdin" : opt.stdin_filename, ec).lexically_normal().generic_string();
     files.push_back({abs, display_path(abs, root), true});
   } else {
@@ -300,72 +333,88 @@ LintResult run_lint(const LintOptions& opt) {
       return false;
     });
   }
+  return files;
+}
 
-  // Phase 1 (in order): classify and read each file once.
-  struct Job {
-    const WalkedFile* wf = nullptr;
-    const Parser* parser = nullptr;
-    std::string text;
-    std::vector<Notification> notes;
-    std::unique_ptr<ParsedFile> pf;
-    bool parse = false;
-  };
+// One file on its way through the engine.
+struct Job {
+  const WalkedFile* wf = nullptr;
+  const Parser* parser = nullptr;
+  std::string text;
+  std::vector<Notification> notes;
+  std::unique_ptr<ParsedFile> pf;
+  bool parse = false;
+};
+
+// The first bytes of an extension-less file, for shebang sniffing ("" when unreadable).
+std::string file_head(const WalkedFile& wf) {
+  std::string head;
+  int fd = open(wf.abs.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW);
+  if (fd < 0) return head;
+  struct stat st;
+  if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
+    char b[256];
+    ssize_t n = read(fd, b, sizeof b);
+    if (n > 0) head.assign(b, static_cast<size_t>(n));
+  }
+  close(fd);
+  return head;
+}
+
+const Parser* classify(const WalkedFile& wf, const LintOptions& opt) {
+  FileInfo info{wf.display, base_name(wf.display), {}};
+  const Parser* parser = parser_for(info);
+  // no name match: sniff a shebang (extension-less scripts)
+  if (!parser && !opt.stdin_text && base_name(wf.display).find('.') == std::string::npos) {
+    std::string head = file_head(wf);
+    info.head = head;
+    parser = parser_for(info);
+  }
+  return parser;
+}
+
+// Step 1 (in order): classify and read each file once.
+std::vector<Job> read_files(const std::vector<WalkedFile>& files, const LintOptions& opt) {
   std::vector<Job> jobs(files.size());
   for (size_t i = 0; i < files.size(); ++i) {
     const WalkedFile& wf = files[i];
     Job& job = jobs[i];
     job.wf = &wf;
-    FileInfo info{wf.display, base_name(wf.display), {}};
-    const Parser* parser = parser_for(info);
-    std::string head;
-    if (!parser && !opt.stdin_text) {
-      // no name match: sniff a shebang (extension-less scripts)
-      if (base_name(wf.display).find('.') == std::string::npos) {
-        int fd = open(wf.abs.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW);
-        if (fd >= 0) {
-          struct stat st;
-          if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
-            char b[256];
-            ssize_t n = read(fd, b, sizeof b);
-            if (n > 0) head.assign(b, static_cast<size_t>(n));
-          }
-          close(fd);
-        }
-        info.head = head;
-        parser = parser_for(info);
-      }
-    }
-    if (!parser) {
+    job.parser = classify(wf, opt);
+    if (!job.parser) {
       if (wf.explicit_arg)
         job.notes.push_back({Level::Warning, wf.display, {}, "not linted: sparkcheck has no parser for this kind of file", "unknown-kind"});
       continue;
     }
-    job.parser = parser;
     if (opt.stdin_text) job.text = *opt.stdin_text;
     else if (!read_file(wf, opt.max_file_bytes, job.text, job.notes)) continue;
     job.parse = true;
   }
+  return jobs;
+}
 
-  // Phase 2 (parallel): parse. Parsers are stateless; each job owns its output.
-  auto parse_job = [](Job& job) {
-    const WalkedFile& wf = *job.wf;
-    auto pf = std::make_unique<ParsedFile>();
-    pf->abs_path = wf.abs;
-    bool crlf = job.text.find("\r\n") != std::string::npos;
-    pf->src = SourceFile(wf.display, std::move(job.text));
-    pf->facts.kind = job.parser->kind();
-    ParseDiag diag;
-    try {
-      job.parser->parse(pf->src, pf->facts, diag);
-      for (PostParsePass pass : post_parse_passes()) pass(pf->facts);
-    } catch (const std::exception& e) {
-      diag.error(wf.display, {}, std::string("internal error while parsing: ") + e.what(), "internal-error");
-    }
-    if (crlf && (pf->facts.kind == FileKind::Shell))
-      diag.notes.push_back({Level::Warning, wf.display, {}, "CRLF line endings: bash reads the carriage returns as part of each command ($'\\r': command not found); convert to LF", "crlf"});
-    for (auto& n : diag.notes) job.notes.push_back(std::move(n));
-    job.pf = std::move(pf);
-  };
+void parse_job(Job& job) {
+  const WalkedFile& wf = *job.wf;
+  auto pf = std::make_unique<ParsedFile>();
+  pf->abs_path = wf.abs;
+  bool crlf = job.text.find("\r\n") != std::string::npos;
+  pf->src = SourceFile(wf.display, std::move(job.text));
+  pf->facts.kind = job.parser->kind();
+  ParseDiag diag;
+  try {
+    job.parser->parse(pf->src, pf->facts, diag);
+    for (PostParsePass pass : post_parse_passes()) pass(pf->facts);
+  } catch (const std::exception& e) {
+    diag.error(wf.display, {}, std::string("internal error while parsing: ") + e.what(), "internal-error");
+  }
+  if (crlf && (pf->facts.kind == FileKind::Shell))
+    diag.notes.push_back({Level::Warning, wf.display, {}, "CRLF line endings: bash reads the carriage returns as part of each command ($'\\r': command not found); convert to LF", "crlf"});
+  for (auto& n : diag.notes) job.notes.push_back(std::move(n));
+  job.pf = std::move(pf);
+}
+
+// Step 2 (parallel): parse. Parsers are stateless; each job owns its output.
+void parse_files(std::vector<Job>& jobs, const LintOptions& opt) {
   size_t n_threads = opt.jobs > 0 ? opt.jobs : std::max(1u, std::min(8u, std::thread::hardware_concurrency()));
   if (jobs.size() < 16) n_threads = 1;
   std::atomic<size_t> next{0};
@@ -377,18 +426,22 @@ LintResult run_lint(const LintOptions& opt) {
   for (size_t t = 1; t < n_threads; ++t) pool.emplace_back(worker);
   worker();
   for (auto& th : pool) th.join();
+}
 
-  // Phase 3 (in order): collect.
+// Step 3 (in order): the parsed files become the project, then linked.
+void build_project(std::vector<Job>& jobs, LintResult& res) {
   for (auto& job : jobs) {
     for (auto& n : job.notes) res.notifications.push_back(std::move(n));
     if (!job.pf) continue;
     res.linted.push_back(job.wf->display);
     res.project.files.push_back(std::move(job.pf));
   }
-
   res.project.link();
   for (auto& n : res.project.notes) res.notifications.push_back(n);
+}
 
+// Step 4: every selected rule over the project; returns the ids that ran.
+std::set<std::string> check_rules(const LintOptions& opt, LintResult& res) {
   Collector col;
   std::set<std::string> ran;
   for (const Rule* r : rules()) {
@@ -407,29 +460,51 @@ LintResult run_lint(const LintOptions& opt) {
   }
   res.findings = std::move(col.found);
   for (auto& n : col.notes) res.notifications.push_back(std::move(n));
-  for (auto& f : res.findings)
+  return ran;
+}
+
+// Sorted, and the same finding reported twice (a file reached through two contexts) kept once.
+void sort_and_dedupe(std::vector<Finding>& findings) {
+  for (auto& f : findings)
     if (f.loc.path.empty()) f.loc.path = "?";
-  sort_findings(res.findings);
-  // the same finding reported twice (e.g. a file reached through two contexts)
-  res.findings.erase(std::unique(res.findings.begin(), res.findings.end(),
-                                 [](const Finding& a, const Finding& b) {
-                                   return a.rule == b.rule && a.loc.path == b.loc.path && a.loc.range == b.loc.range &&
-                                          a.message == b.message;
-                                 }),
-                     res.findings.end());
+  sort_findings(findings);
+  findings.erase(std::unique(findings.begin(), findings.end(),
+                             [](const Finding& a, const Finding& b) {
+                               return a.rule == b.rule && a.loc.path == b.loc.path && a.loc.range == b.loc.range &&
+                                      a.message == b.message;
+                             }),
+                 findings.end());
+}
+
+// Last step: findings recorded in the baseline are counted and dropped.
+void apply_baseline(const LintOptions& opt, LintResult& res) {
+  res.baseline_applied = true;
+  std::vector<std::string> keys = fingerprints_relative_to(res, opt.baseline_base);
+  std::vector<Finding> kept;
+  for (size_t i = 0; i < res.findings.size(); ++i) {
+    if (res.findings[i].suppressions.empty() && opt.baseline->count(keys[i])) ++res.baselined;
+    else kept.push_back(std::move(res.findings[i]));
+  }
+  res.findings = std::move(kept);
+}
+
+}  // namespace
+
+// walk -> read -> parse -> link -> check -> suppress (policy) -> fingerprint -> baseline
+LintResult run_lint(const LintOptions& opt) {
+  LintResult res;
+  std::vector<std::string> paths = opt.paths.empty() ? std::vector<std::string>{"."} : opt.paths;
+  res.project.root = lint_root(opt, paths);
+  std::vector<WalkedFile> files = walk_files(opt, paths, res);
+  std::vector<Job> jobs = read_files(files, opt);
+  parse_files(jobs, opt);
+  build_project(jobs, res);
+  std::set<std::string> ran = check_rules(opt, res);
+  sort_and_dedupe(res.findings);
   apply_policy(res, opt, ran);
   sort_findings(res.findings);
   assign_fingerprints(res);
-  if (opt.baseline) {
-    res.baseline_applied = true;
-    std::vector<std::string> keys = fingerprints_relative_to(res, opt.baseline_base);
-    std::vector<Finding> kept;
-    for (size_t i = 0; i < res.findings.size(); ++i) {
-      if (res.findings[i].suppressions.empty() && opt.baseline->count(keys[i])) ++res.baselined;
-      else kept.push_back(std::move(res.findings[i]));
-    }
-    res.findings = std::move(kept);
-  }
+  if (opt.baseline) apply_baseline(opt, res);
   return res;
 }
 

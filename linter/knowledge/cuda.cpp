@@ -2,25 +2,146 @@
 // platforms a requirement installs on.
 #include "knowledge/cuda.h"
 
-#include <algorithm>
 #include <cctype>
-#include <map>
-#include <set>
+#include <charconv>
 
 #include "core/source.h"
 #include "knowledge/knowledge.h"
 
 namespace sc {
+namespace {
 
-int cuda_tag_value(std::string_view tag) {
-  std::string t = lower(tag);
-  if (!starts_with(t, "cu") || t.size() < 4) return -1;
-  for (size_t i = 2; i < t.size(); ++i)
-    if (!std::isdigit(static_cast<unsigned char>(t[i]))) return -1;
-  int v = std::stoi(t.substr(2));
-  if (t.size() == 4) v *= 10;  // "cu12" -> 120
+bool digits_only(std::string_view s) {
+  if (s.empty()) return false;
+  for (char c : s)
+    if (!std::isdigit(static_cast<unsigned char>(c))) return false;
+  return true;
+}
+
+// Leading digits of s from i on (advancing i); -1 when none or too large.
+int num_at(std::string_view s, size_t& i) {
+  size_t start = i;
+  while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]))) ++i;
+  return digits_value(s.substr(start, i - start)).value_or(-1);
+}
+
+int threshold(std::string_view name, std::string_view key) {
+  const knowledge::Entry* e = knowledge::table("cuda-thresholds").find(name);
+  return e ? e->number(key, -1) : -1;
+}
+
+// "YY.MM..." -> YYMM, or nullopt.
+std::optional<int> ngc_yymm(std::string_view tag) {
+  if (tag.size() < 5 || tag[2] != '.') return std::nullopt;
+  auto yy = digits_value(tag.substr(0, 2)), mm = digits_value(tag.substr(3, 2));
+  if (!yy || !mm) return std::nullopt;
+  return *yy * 100 + *mm;
+}
+
+ImageCuda cuda_base_image(const std::string& tag) {
+  ImageCuda ic;
+  size_t i = 0;
+  int maj = num_at(tag, i);
+  if (maj <= 0 || i >= tag.size() || tag[i] != '.') return ic;
+  ++i;
+  int min = num_at(tag, i);
+  if (min < 0) return ic;
+  ic.known = true;
+  ic.major = maj;
+  ic.minor = min;
+  ic.how = "nvidia/cuda:" + tag + " is CUDA " + std::to_string(maj) + "." + std::to_string(min);
+  return ic;
+}
+
+ImageCuda ngc_release(const std::string& tag) {
+  ImageCuda ic;
+  auto yymm = ngc_yymm(tag);
+  if (!yymm) {
+    ic.unreadable = true;
+    return ic;
+  }
+  for (const knowledge::Entry& row : knowledge::table("ngc-cuda-releases").entries) {
+    if (*yymm < row.number("from")) continue;
+    ic.known = ic.ngc = true;
+    ic.major = row.number("major");
+    ic.minor = row.number("minor");
+    ic.how = "NGC " + tag.substr(0, 5) + " release (CUDA " + std::to_string(ic.major) +
+             (ic.major == 13 ? "" : "." + std::to_string(ic.minor)) + ")";
+    return ic;
+  }
+  return ic;
+}
+
+// A tag part "cuda12.4", "cuda13", "cuda128".
+ImageCuda cuda_tag_part(const std::string& tag, const std::string& p) {
+  ImageCuda ic;
+  size_t i = 4;
+  int maj = num_at(p, i);
+  if (maj <= 0) return ic;
+  int min = 0;
+  bool minor_known = false;
+  if (i < p.size() && p[i] == '.') {
+    ++i;
+    min = num_at(p, i);
+    minor_known = min >= 0;
+    if (min < 0) min = 0;
+  }
+  if (maj >= 100) { min = maj % 10; maj /= 10; minor_known = true; }
+  ic.known = true;
+  ic.major = maj;
+  ic.minor = minor_known ? min : (maj >= 13 ? 0 : -1);
+  ic.how = "image tag " + tag + " names CUDA " + std::to_string(maj) + (minor_known ? "." + std::to_string(min) : "");
+  return ic;
+}
+
+// Any other image whose tag spells its CUDA: "2.5.1-cuda12.4-cudnn9-devel", "latest-cu130".
+ImageCuda tag_spelled(const std::string& tag) {
+  for (auto& p : split(tag, '-')) {
+    if (starts_with(p, "cuda")) {
+      ImageCuda ic = cuda_tag_part(tag, p);
+      if (ic.known) return ic;
+      continue;
+    }
+    int v = cuda_tag_value(p);
+    if (v <= 0) continue;
+    ImageCuda ic;
+    ic.known = true;
+    ic.major = v / 10;
+    ic.minor = v % 10;
+    ic.how = "image tag " + tag + " names CUDA " + std::to_string(ic.major) + "." + std::to_string(ic.minor);
+    return ic;
+  }
+  return {};
+}
+
+// First capture of the first entry in `table_name` whose pattern matches `text`, as a CUDA major.
+int major_from(std::string_view table_name, std::string_view text) {
+  for (const knowledge::Entry* e : knowledge::table(table_name).matches(text))
+    if (auto g = e->capture(text))
+      if (auto v = digits_value(*g)) return *v;
+  return 0;
+}
+
+}  // namespace
+
+std::optional<int> digits_value(std::string_view text) {
+  int v = 0;
+  auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (ec != std::errc() || p != text.data() + text.size() || text.empty()) return std::nullopt;
   return v;
 }
+
+CudaTag cuda_tag(std::string_view tag) {
+  std::string t = lower(tag);
+  if (!starts_with(t, "cu") || !digits_only(std::string_view(t).substr(2))) return {};
+  std::string_view d = std::string_view(t).substr(2);
+  if (d.size() < 2) return {};
+  auto v = digits_value(d);
+  if (d.size() > 3 || !v) return {-1, true};
+  return {d.size() == 2 ? *v * 10 : *v, false};
+}
+
+int cuda_tag_value(std::string_view tag) { return cuda_tag(tag).value; }
 
 int cuda_of_url(std::string_view url) {
   std::string u = lower(url);
@@ -33,160 +154,66 @@ int cuda_of_url(std::string_view url) {
   return -1;
 }
 
-bool is_ngc_framework_image(std::string_view ref) {
+int last_cuda_without_blackwell() { return threshold("last-without-blackwell", "cuda"); }
+int first_cuda13() { return threshold("first-cuda13", "cuda"); }
+
+std::string ngc_repo(std::string_view ref) {
   std::string r = lower(ref);
-  if (!starts_with(r, "nvcr.io/nvidia/")) return false;
+  if (!starts_with(r, "nvcr.io/nvidia/")) return {};
   std::string rest = r.substr(15);
   size_t colon = rest.find(':');
-  if (colon == std::string::npos) return false;
-  std::string repo = rest.substr(0, colon), tag = rest.substr(colon + 1);
-  if (!knowledge::in("ngc-framework-repos", repo)) return false;
+  return colon == std::string::npos ? std::string() : rest.substr(0, colon);
+}
+
+bool is_ngc_framework_image(std::string_view ref) {
+  std::string repo = ngc_repo(ref);
+  if (repo.empty() || !knowledge::in("ngc-framework-repos", repo)) return false;
+  std::string tag = lower(ref).substr(15 + repo.size() + 1);
   return tag.size() >= 5 && std::isdigit(static_cast<unsigned char>(tag[0])) &&
          std::isdigit(static_cast<unsigned char>(tag[1])) && tag[2] == '.' &&
          std::isdigit(static_cast<unsigned char>(tag[3])) && std::isdigit(static_cast<unsigned char>(tag[4]));
 }
 
 ImageCuda image_cuda(std::string_view ref_in) {
-  ImageCuda ic;
   std::string ref = lower(ref_in);
-  size_t dig = ref.find('@');
-  if (dig != std::string::npos) ref = ref.substr(0, dig);
+  ref = ref.substr(0, ref.find('@'));
   size_t slash = ref.rfind('/');
   size_t colon = ref.rfind(':');
-  if (colon == std::string::npos || (slash != std::string::npos && colon < slash)) return ic;
+  if (colon == std::string::npos || (slash != std::string::npos && colon < slash)) return {};
   std::string repo = ref.substr(0, colon), tag = ref.substr(colon + 1);
-  auto num_at = [](const std::string& s, size_t& i) {
-    int v = 0;
-    bool any = false;
-    while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]))) {
-      v = v * 10 + (s[i++] - '0');
-      any = true;
-    }
-    return any ? v : -1;
-  };
-  // nvidia/cuda:<major>.<minor>.<patch>-...
-  if (repo == "nvidia/cuda" || ends_with(repo, "/nvidia/cuda")) {
-    size_t i = 0;
-    int maj = num_at(tag, i);
-    if (maj > 0 && i < tag.size() && tag[i] == '.') {
-      ++i;
-      int min = num_at(tag, i);
-      if (min >= 0) {
-        ic.known = true;
-        ic.major = maj;
-        ic.minor = min;
-        ic.how = "nvidia/cuda:" + tag + " is CUDA " + std::to_string(maj) + "." + std::to_string(min);
-        return ic;
-      }
-    }
-    return ic;
-  }
-  // NGC monthly framework releases: YY.MM. (The NeMo framework container's CUDA per tag is
-  // not verified: it counts as an NGC framework image but its CUDA stays unknown.)
-  if (is_ngc_framework_image(ref) && !starts_with(ref, "nvcr.io/nvidia/nemo:")) {
-    int yymm = std::stoi(tag.substr(0, 2)) * 100 + std::stoi(tag.substr(3, 2));
-    struct Row { int from; int major, minor; };
-    static const Row rows[] = {{2609, 13, 4}, {2606, 13, 3}, {2603, 13, 2}, {2601, 13, 1},
-                               {2508, 13, 0}, {2506, 12, 9}, {2501, 12, 8}, {2408, 12, 6},
-                               {2406, 12, 5}, {2404, 12, 4}, {2401, 12, 3}, {2301, 12, 0}, {0, 11, 8}};
-    for (const auto& row : rows)
-      if (yymm >= row.from) {
-        ic.known = true;
-        ic.ngc = true;
-        ic.major = row.major;
-        ic.minor = row.minor;
-        ic.how = "NGC " + tag.substr(0, 5) + " release (CUDA " + std::to_string(row.major) +
-                 (row.major == 13 ? "" : "." + std::to_string(row.minor)) + ")";
-        return ic;
-      }
-  }
-  // Any other image whose tag spells its CUDA: "2.5.1-cuda12.4-cudnn9-devel", "latest-cu130",
-  // "25.10-cuda13-py3.13".
-  for (auto& part : split(tag, '-')) {
-    std::string p = part;
-    size_t i;
-    if (starts_with(p, "cuda")) {
-      i = 4;
-      int maj = num_at(p, i);
-      if (maj <= 0) continue;
-      int min = 0;
-      bool minor_known = false;
-      if (i < p.size() && p[i] == '.') {
-        ++i;
-        min = num_at(p, i);
-        minor_known = min >= 0;
-        if (min < 0) min = 0;
-      }
-      if (maj >= 100) { min = maj % 10; maj /= 10; minor_known = true; }
-      ic.known = true;
-      ic.major = maj;
-      ic.minor = minor_known ? min : (maj >= 13 ? 0 : -1);
-      ic.how = "image tag " + tag + " names CUDA " + std::to_string(maj) +
-               (minor_known ? "." + std::to_string(min) : "");
-      return ic;
-    }
-    int v = cuda_tag_value(p);
-    if (v > 0) {
-      ic.known = true;
-      ic.major = v / 10;
-      ic.minor = v % 10;
-      ic.how = "image tag " + tag + " names CUDA " + std::to_string(ic.major) + "." + std::to_string(ic.minor);
-      return ic;
-    }
-  }
-  return ic;
+  if (knowledge::table("cuda-base-image-repos").match(repo)) return cuda_base_image(tag);
+  // (The NeMo framework container's CUDA per tag is not verified: its CUDA stays unknown.)
+  if (is_ngc_framework_image(ref) && !knowledge::in("ngc-repos-unknown-cuda", ngc_repo(ref))) return ngc_release(tag);
+  return tag_spelled(tag);
 }
 
 int cuda_major_of_package(const Requirement& r) {
-  if (!r.local_version.empty()) {
-    int v = cuda_tag_value(r.local_version);
-    if (v > 0) return v / 10;
-  }
-  for (auto& e : r.extras) {
-    if (starts_with(e, "cuda")) {
-      size_t i = 4;
-      int v = 0;
-      bool any = false;
-      while (i < e.size() && std::isdigit(static_cast<unsigned char>(e[i]))) { v = v * 10 + (e[i++] - '0'); any = true; }
-      if (any && v >= 10 && v <= 14) return v;
-    }
-  }
-  // Name segments: "-cu12", "-cu12-libs", "cupy-cuda12x", "jax-cuda12-plugin".
-  for (auto& seg : split(r.name, '-')) {
-    std::string s = seg;
-    if (ends_with(s, "x") && starts_with(s, "cuda")) s = s.substr(0, s.size() - 1);
-    std::string digits;
-    if (starts_with(s, "cuda")) digits = s.substr(4);
-    else if (starts_with(s, "cu")) digits = s.substr(2);
-    else continue;
-    if (digits.size() != 2 || !std::isdigit(static_cast<unsigned char>(digits[0])) ||
-        !std::isdigit(static_cast<unsigned char>(digits[1])))
-      continue;
-    int v = std::stoi(digits);
-    if (v >= 10 && v <= 14) return v;
-  }
-  if (r.name == "sgl-kernel" && r.url.empty()) return 12;  // PyPI build links libcudart.so.12
+  if (int v = cuda_tag_value(r.local_version); v > 0) return v / 10;
+  for (auto& e : r.extras)
+    if (int v = major_from("cuda-extras", e)) return v;
+  if (int v = major_from("cuda-named-packages", r.name)) return v;
+  if (r.url.empty())
+    if (const knowledge::Entry* d = knowledge::table("default-cuda-builds").find(r.name)) return d->number("cuda-major");
   return 0;
 }
 
-bool requirement_skips_aarch64(const Requirement& r) {
+bool marker_excludes_aarch64(std::string_view marker) {
   std::string m;
-  for (char c : lower(r.marker))
+  for (char c : lower(marker))
     if (c != ' ' && c != '"' && c != '\'') m += c;
-  for (const char* x : {"platform_machine==x86_64", "platform_machine==amd64", "platform_machine!=aarch64",
-                        "platform_machine!=arm64", "x86_64==platform_machine", "aarch64!=platform_machine",
-                        "sys_platform==win32", "sys_platform==darwin", "platform_system==windows",
-                        "platform_system==darwin", "sys_platform!=linux"})
+  for (const std::string& x : knowledge::table("non-aarch64-markers").values())
     if (m.find(x) != std::string::npos) return true;
-  std::string u = lower(r.url);
-  if (ends_with(u, ".whl") || u.find(".whl#") != std::string::npos) {
-    bool arm = u.find("aarch64") != std::string::npos || u.find("arm64") != std::string::npos ||
-               u.find("-any.whl") != std::string::npos || u.find("-none-any") != std::string::npos;
-    bool other = u.find("x86_64") != std::string::npos || u.find("win_amd64") != std::string::npos ||
-                 u.find("macosx") != std::string::npos || u.find("amd64") != std::string::npos;
-    if (other && !arm) return true;
-  }
   return false;
+}
+
+bool requirement_skips_aarch64(const Requirement& r) {
+  if (marker_excludes_aarch64(r.marker)) return true;
+  std::string u = lower(r.url);
+  if (!ends_with(u, ".whl") && u.find(".whl#") == std::string::npos) return false;
+  bool arm = false, other = false;
+  for (const knowledge::Entry& t : knowledge::table("wheel-platform-tags").entries)
+    if (u.find(t.get("name")) != std::string::npos) (t.get("runs-on-aarch64") == "yes" ? arm : other) = true;
+  return other && !arm;
 }
 
 }  // namespace sc

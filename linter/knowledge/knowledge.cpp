@@ -34,6 +34,15 @@ int Entry::number(std::string_view key, int fallback) const {
   return ec == std::errc() && p == s.data() + s.size() ? v : fallback;
 }
 
+std::optional<std::string> Entry::capture(std::string_view text) const {
+  if (!re) return std::nullopt;
+  re2::StringPiece in(text.data(), text.size()), groups[2];
+  int n = re->NumberOfCapturingGroups() > 0 ? 2 : 1;
+  if (!re->Match(in, 0, in.size(), RE2::UNANCHORED, groups, n)) return std::nullopt;
+  const re2::StringPiece& g = groups[n - 1];
+  return std::string(g.data(), g.size());
+}
+
 struct Table::PatternSet {
   RE2::Set set{RE2::Options(), RE2::UNANCHORED};
 };
@@ -79,6 +88,7 @@ std::string Table::compile_patterns() {
     if (p.empty()) continue;
     std::string err;
     if (set->set.Add(p, &err) < 0) return "pattern '" + p + "': " + err;
+    entries[i].re = std::make_shared<const RE2>(p);
     pattern_entry_.push_back(i);
   }
   if (pattern_entry_.empty()) return "";

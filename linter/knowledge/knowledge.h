@@ -3,9 +3,14 @@
 #pragma once
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
+
+namespace re2 {
+class RE2;
+}
 
 namespace sc::knowledge {
 
@@ -17,6 +22,10 @@ struct Entry {
   const std::string& get(std::string_view key) const;
   const std::vector<std::string>& list(std::string_view key) const;
   int number(std::string_view key, int fallback = 0) const;  // never throws
+  // The entry's `pattern` matched against `text` (unanchored): the first capture group
+  // (or the whole match when the pattern has none); nullopt when it does not match.
+  std::optional<std::string> capture(std::string_view text) const;
+  std::shared_ptr<const re2::RE2> re;  // compiled `pattern` (set by the loader)
 };
 
 class Table {

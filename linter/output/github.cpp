@@ -76,6 +76,35 @@ std::string md_cell(const std::string& s) {
   return r;
 }
 
+// The job summary (GITHUB_STEP_SUMMARY): counts, then the results that got no annotation.
+void write_summary(const LintResult& r, std::ostream& out, const OutputOptions& o, const std::vector<Item>& items,
+                   const std::vector<size_t>& rest, const size_t counts[3], size_t nfind) {
+  std::ofstream s(o.summary_file, std::ios::app);
+  if (!s) {
+    out << "::warning title=sparkcheck::cannot append to the job summary " << gh_escape_data(o.summary_file) << "\n";
+    return;
+  }
+  s << "### sparkcheck\n\n";
+  if (nfind == 0) s << "No findings in " << r.linted.size() << " files.\n";
+  else
+    s << "Found " << nfind << " findings (" << counts[2] << " errors, " << counts[1] << " warnings, " << counts[0]
+      << " notes) in " << r.linted.size() << " files.\n";
+  if (!rest.empty()) {
+    s << "\n" << rest.size() << " results did not fit in GitHub's annotation limit (" << o.annotation_limit
+      << " errors, " << o.annotation_limit << " warnings and " << o.annotation_limit
+      << " notices per step) and are listed here:\n\n";
+    s << "| Level | Rule | Location | Message |\n|---|---|---|---|\n";
+    for (size_t i : rest) {
+      const Item& it = items[i];
+      std::string where = it.path.empty() ? "-" : it.path;
+      if (it.range.valid()) where += ":" + std::to_string(it.range.line) + ":" + std::to_string(it.range.col);
+      s << "| " << level_name(it.level) << " | " << md_cell(it.title) << " | " << md_cell(where) << " | "
+        << md_cell(it.message) << " |\n";
+    }
+  }
+  s << "\n";
+}
+
 void write_github(const LintResult& r, std::ostream& out, const OutputOptions& o) {
   std::vector<Item> items;
   size_t counts[3] = {0, 0, 0};
@@ -107,38 +136,14 @@ void write_github(const LintResult& r, std::ostream& out, const OutputOptions& o
       rest.push_back(i);
     }
   }
-  std::string summary_file = o.summary_file;
-  if (summary_file.empty()) {
+  if (o.summary_file.empty()) {
     if (!rest.empty())
       out << "::notice title=sparkcheck::" << rest.size()
           << " more results were not annotated (GitHub shows at most " << o.annotation_limit
           << " per level and step); set GITHUB_STEP_SUMMARY or use --format sarif to see them all\n";
     return;
   }
-  std::ofstream s(summary_file, std::ios::app);
-  if (!s) {
-    out << "::warning title=sparkcheck::cannot append to the job summary " << gh_escape_data(summary_file) << "\n";
-    return;
-  }
-  s << "### sparkcheck\n\n";
-  if (nfind == 0) s << "No findings in " << r.linted.size() << " files.\n";
-  else
-    s << "Found " << nfind << " findings (" << counts[2] << " errors, " << counts[1] << " warnings, " << counts[0]
-      << " notes) in " << r.linted.size() << " files.\n";
-  if (!rest.empty()) {
-    s << "\n" << rest.size() << " results did not fit in GitHub's annotation limit (" << o.annotation_limit
-      << " errors, " << o.annotation_limit << " warnings and " << o.annotation_limit
-      << " notices per step) and are listed here:\n\n";
-    s << "| Level | Rule | Location | Message |\n|---|---|---|---|\n";
-    for (size_t i : rest) {
-      const Item& it = items[i];
-      std::string where = it.path.empty() ? "-" : it.path;
-      if (it.range.valid()) where += ":" + std::to_string(it.range.line) + ":" + std::to_string(it.range.col);
-      s << "| " << level_name(it.level) << " | " << md_cell(it.title) << " | " << md_cell(where) << " | "
-        << md_cell(it.message) << " |\n";
-    }
-  }
-  s << "\n";
+  write_summary(r, out, o, items, rest, counts, nfind);
 }
 
 }  // namespace

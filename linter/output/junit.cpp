@@ -45,38 +45,56 @@ struct Case {
   int failures = 0, errors = 0, skipped = 0;
 };
 
+Case finding_case(const Finding& f) {
+  const Range& g = f.loc.range;
+  std::string where = f.loc.path + ":" + std::to_string(g.line) + ":" + std::to_string(g.col);
+  Case c;
+  c.name = f.rule + " at " + where;
+  std::string text = where + ": " + level_name(f.level) + "[" + f.rule + "]: " + f.message;
+  if (!f.fix.empty()) text += "\nfix: " + f.fix;
+  for (const auto& rel : f.related)
+    text += "\nsee: " + rel.loc.path + ":" + std::to_string(rel.loc.range.line) + ": " + rel.message;
+  if (!f.suppressions.empty()) {
+    c.body = "<skipped message=\"" + xml_escape("suppressed: " + f.suppressions[0].justification) + "\"/>";
+    c.skipped = 1;
+  } else {
+    c.body = "<failure type=\"" + xml_escape(f.rule) + "\" message=\"" + xml_escape(f.message) + "\">" +
+             xml_escape(text) + "</failure>";
+    c.failures = 1;
+  }
+  return c;
+}
+
+Case notification_case(const Notification& n) {
+  Case c;
+  c.name = n.id + (n.range.valid() ? " at line " + std::to_string(n.range.line) : "");
+  if (n.level == Level::Error) c.errors = 1;
+  else c.skipped = 1;
+  c.body = n.level == Level::Error
+               ? "<error type=\"" + xml_escape(n.id) + "\" message=\"" + xml_escape(n.message) + "\"/>"
+               : "<skipped message=\"" + xml_escape(n.id + ": " + n.message) + "\"/>";
+  return c;
+}
+
+void write_suite(std::ostream& out, const std::string& path, const std::vector<Case>& cases) {
+  int f = 0, e = 0, s = 0;
+  for (auto& c : cases) { f += c.failures; e += c.errors; s += c.skipped; }
+  out << "  <testsuite name=\"" << xml_escape(path) << "\" tests=\"" << cases.size() << "\" failures=\"" << f
+      << "\" errors=\"" << e << "\" skipped=\"" << s << "\">\n";
+  for (auto& c : cases) {
+    out << "    <testcase classname=\"" << xml_escape(path) << "\" name=\"" << xml_escape(c.name) << "\" file=\""
+        << xml_escape(path) << "\"";
+    if (c.body.empty()) out << "/>\n";
+    else out << ">\n      " << c.body << "\n    </testcase>\n";
+  }
+  out << "  </testsuite>\n";
+}
+
 void write_junit(const LintResult& r, std::ostream& out, const OutputOptions&) {
   std::map<std::string, std::vector<Case>> suites;
   for (const auto& p : r.linted) suites[p];
-  for (const auto& f : r.findings) {
-    const Range& g = f.loc.range;
-    std::string where = f.loc.path + ":" + std::to_string(g.line) + ":" + std::to_string(g.col);
-    Case c;
-    c.name = f.rule + " at " + where;
-    std::string text = where + ": " + level_name(f.level) + "[" + f.rule + "]: " + f.message;
-    if (!f.fix.empty()) text += "\nfix: " + f.fix;
-    for (const auto& rel : f.related)
-      text += "\nsee: " + rel.loc.path + ":" + std::to_string(rel.loc.range.line) + ": " + rel.message;
-    if (!f.suppressions.empty()) {
-      c.body = "<skipped message=\"" + xml_escape("suppressed: " + f.suppressions[0].justification) + "\"/>";
-      c.skipped = 1;
-    } else {
-      c.body = "<failure type=\"" + xml_escape(f.rule) + "\" message=\"" + xml_escape(f.message) + "\">" +
-               xml_escape(text) + "</failure>";
-      c.failures = 1;
-    }
-    suites[f.loc.path].push_back(std::move(c));
-  }
-  for (const auto& n : r.notifications) {
-    Case c;
-    c.name = n.id + (n.range.valid() ? " at line " + std::to_string(n.range.line) : "");
-    if (n.level == Level::Error) c.errors = 1;
-    else c.skipped = 1;
-    c.body = n.level == Level::Error
-                 ? "<error type=\"" + xml_escape(n.id) + "\" message=\"" + xml_escape(n.message) + "\"/>"
-                 : "<skipped message=\"" + xml_escape(n.id + ": " + n.message) + "\"/>";
-    suites[n.path.empty() ? std::string("sparkcheck") : n.path].push_back(std::move(c));
-  }
+  for (const auto& f : r.findings) suites[f.loc.path].push_back(finding_case(f));
+  for (const auto& n : r.notifications) suites[n.path.empty() ? std::string("sparkcheck") : n.path].push_back(notification_case(n));
   int tests = 0, failures = 0, errors = 0, skipped = 0;
   for (auto& [path, cases] : suites) {
     if (cases.empty()) cases.push_back({"sparkcheck", "", 0, 0, 0});
@@ -90,19 +108,7 @@ void write_junit(const LintResult& r, std::ostream& out, const OutputOptions&) {
   out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
   out << "<testsuites name=\"sparkcheck\" tests=\"" << tests << "\" failures=\"" << failures << "\" errors=\""
       << errors << "\" skipped=\"" << skipped << "\">\n";
-  for (auto& [path, cases] : suites) {
-    int f = 0, e = 0, s = 0;
-    for (auto& c : cases) { f += c.failures; e += c.errors; s += c.skipped; }
-    out << "  <testsuite name=\"" << xml_escape(path) << "\" tests=\"" << cases.size() << "\" failures=\"" << f
-        << "\" errors=\"" << e << "\" skipped=\"" << s << "\">\n";
-    for (auto& c : cases) {
-      out << "    <testcase classname=\"" << xml_escape(path) << "\" name=\"" << xml_escape(c.name) << "\" file=\""
-          << xml_escape(path) << "\"";
-      if (c.body.empty()) out << "/>\n";
-      else out << ">\n      " << c.body << "\n    </testcase>\n";
-    }
-    out << "  </testsuite>\n";
-  }
+  for (auto& [path, cases] : suites) write_suite(out, path, cases);
   out << "</testsuites>\n";
 }
 

@@ -104,48 +104,39 @@ ojson sarif_notification(const Notification& n, const LintResult& res) {
   return j;
 }
 
-static void write_sarif(const LintResult& r, std::ostream& out, const OutputOptions& o) {
-  // the G-rules from their docs, then the meta rule for unused suppressions
-  ojson driver = sarif_driver();
-  const int meta_index = static_cast<int>(driver["rules"].size());
-  driver["rules"].push_back({
-      {"id", kUnusedSuppression},
-      {"name", "UnusedSuppression"},
-      {"shortDescription", {{"text", unused_suppression_short()}}},
-      {"fullDescription", {{"text", unused_suppression_short()}}},
-      {"help", {{"text", markdown_to_text(unused_suppression_doc())}, {"markdown", unused_suppression_doc()}}},
-      {"defaultConfiguration", {{"level", "warning"}}},
-      {"properties", {{"tags", ojson::array({"maintainability"})}, {"precision", "very-high"}, {"problem.severity", "warning"}}},
-  });
-  ojson results = ojson::array();
-  for (const auto& f : r.findings) {
-    std::string text = f.message;
-    if (!f.fix.empty()) text += " Fix: " + f.fix;
-    ojson res = {{"ruleId", f.rule},
-                 {"ruleIndex", f.rule == kUnusedSuppression ? meta_index : rule_index(f.rule)},
-                 {"level", level_name(f.level)},
-                 {"message", {{"text", text}}},
-                 {"locations", ojson::array({{{"physicalLocation", phys(f.loc, r)}}})},
-                 {"partialFingerprints", {{"primaryLocationLineHash", f.fingerprint}}}};
-    if (r.baseline_applied) res["baselineState"] = "new";  // baselined findings are not in the log
-    if (!f.related.empty()) {
-      ojson rel = ojson::array();
-      int id = 1;
-      for (const auto& x : f.related)
-        rel.push_back({{"id", id++}, {"physicalLocation", phys(x.loc, r)}, {"message", {{"text", x.message}}}});
-      res["relatedLocations"] = rel;
-    }
-    if (!f.suppressions.empty()) {
-      ojson sup = ojson::array();
-      for (const auto& s : f.suppressions) {
-        ojson one = {{"kind", s.kind.empty() ? "inSource" : s.kind}, {"status", "accepted"}, {"justification", s.justification}};
-        if (s.loc.range.valid()) one["location"] = {{"physicalLocation", phys(s.loc, r)}};
-        sup.push_back(one);
-      }
-      res["suppressions"] = sup;
-    }
-    results.push_back(res);
+static ojson sarif_result(const Finding& f, const LintResult& r) {
+  std::string text = f.message;
+  if (!f.fix.empty()) text += " Fix: " + f.fix;
+  ojson res = {{"ruleId", f.rule},
+               {"ruleIndex", rule_index(f.rule)},
+               {"level", level_name(f.level)},
+               {"message", {{"text", text}}},
+               {"locations", ojson::array({{{"physicalLocation", phys(f.loc, r)}}})},
+               {"partialFingerprints", {{"primaryLocationLineHash", f.fingerprint}}}};
+  if (r.baseline_applied) res["baselineState"] = "new";  // baselined findings are not in the log
+  if (!f.related.empty()) {
+    ojson rel = ojson::array();
+    int id = 1;
+    for (const auto& x : f.related)
+      rel.push_back({{"id", id++}, {"physicalLocation", phys(x.loc, r)}, {"message", {{"text", x.message}}}});
+    res["relatedLocations"] = rel;
   }
+  if (!f.suppressions.empty()) {
+    ojson sup = ojson::array();
+    for (const auto& s : f.suppressions) {
+      ojson one = {{"kind", s.kind.empty() ? "inSource" : s.kind}, {"status", "accepted"}, {"justification", s.justification}};
+      if (s.loc.range.valid()) one["location"] = {{"physicalLocation", phys(s.loc, r)}};
+      sup.push_back(one);
+    }
+    res["suppressions"] = sup;
+  }
+  return res;
+}
+
+static void write_sarif(const LintResult& r, std::ostream& out, const OutputOptions& o) {
+  ojson driver = sarif_driver();  // every documented rule, the meta rule among them
+  ojson results = ojson::array();
+  for (const auto& f : r.findings) results.push_back(sarif_result(f, r));
   ojson notes = ojson::array();
   for (const auto& n : r.notifications) notes.push_back(sarif_notification(n, r));
   ojson inv = {{"executionSuccessful", r.complete}};

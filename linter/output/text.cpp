@@ -53,6 +53,44 @@ void snippet(std::ostream& out, const LintResult& r, const Location& loc, const 
       << "\n";
 }
 
+void print_finding(std::ostream& out, const LintResult& r, const Finding& f, const Style& st) {
+  const auto& rg = f.loc.range;
+  out << st.c("1", term_path(f.loc.path) + ":" + std::to_string(rg.line) + ":" + std::to_string(rg.col) + ":") << " "
+      << st.c(level_color(f.level), std::string(level_name(f.level)) + "[" + f.rule + "]") << ": " << term_safe(f.message)
+      << (f.suppressions.empty() ? "" : " (suppressed: " + term_safe(f.suppressions[0].justification) + ")") << "\n";
+  snippet(out, r, f.loc, st);
+  if (!f.fix.empty()) out << "    " << st.c("1;32", "fix:") << " " << term_safe(f.fix) << "\n";
+  for (const auto& rel : f.related)
+    out << "    " << st.c("1;36", "see:") << " " << term_safe(rel.loc.path) << ":" << rel.loc.range.line << ":"
+        << rel.loc.range.col << ": " << term_safe(rel.message) << "\n";
+  out << "\n";
+}
+
+void print_notification(std::ostream& out, const Notification& n, const Style& st) {
+  out << st.c("1", (n.path.empty() ? std::string("sparkcheck") : term_path(n.path)) +
+                       (n.range.valid() ? ":" + std::to_string(n.range.line) + ":" + std::to_string(n.range.col) : "") + ":")
+      << " " << st.c(level_color(n.level), std::string(level_name(n.level)) + "[" + n.id + "]") << ": " << term_safe(n.message)
+      << "\n";
+}
+
+std::string plural(size_t n, const std::string& word) {
+  return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
+}
+
+// "Found 3 findings (1 error, 2 warnings, 0 notes) in 4 files; ..."
+std::string summary_line(const LintResult& r, const size_t counts[3], size_t suppressed) {
+  size_t total = counts[0] + counts[1] + counts[2];
+  std::string summary = total == 0 ? "No findings"
+                                   : "Found " + std::to_string(total) + (total == 1 ? " finding" : " findings") + " (" +
+                                         plural(counts[2], "error") + ", " + plural(counts[1], "warning") + ", " +
+                                         plural(counts[0], "note") + ")";
+  summary += " in " + std::to_string(r.linted.size()) + (r.linted.size() == 1 ? " file" : " files");
+  if (suppressed) summary += "; " + std::to_string(suppressed) + " suppressed";
+  if (r.baselined) summary += "; " + std::to_string(r.baselined) + " in the baseline (not shown)";
+  if (!r.notifications.empty()) summary += "; " + plural(r.notifications.size(), "file problem") + " reported above";
+  return summary;
+}
+
 void write_text(const LintResult& r, std::ostream& out, const OutputOptions& o) {
   Style st{o.color};
   size_t counts[3] = {0, 0, 0}, suppressed = 0;
@@ -62,40 +100,12 @@ void write_text(const LintResult& r, std::ostream& out, const OutputOptions& o) 
       if (!o.show_suppressed) continue;
     }
     counts[static_cast<int>(f.level)]++;
-    const auto& rg = f.loc.range;
-    out << st.c("1", term_path(f.loc.path) + ":" + std::to_string(rg.line) + ":" + std::to_string(rg.col) + ":") << " "
-        << st.c(level_color(f.level), std::string(level_name(f.level)) + "[" + f.rule + "]") << ": " << term_safe(f.message)
-        << (f.suppressions.empty() ? "" : " (suppressed: " + term_safe(f.suppressions[0].justification) + ")") << "\n";
-    snippet(out, r, f.loc, st);
-    if (!f.fix.empty()) out << "    " << st.c("1;32", "fix:") << " " << term_safe(f.fix) << "\n";
-    for (const auto& rel : f.related)
-      out << "    " << st.c("1;36", "see:") << " " << term_safe(rel.loc.path) << ":" << rel.loc.range.line << ":"
-          << rel.loc.range.col << ": " << term_safe(rel.message) << "\n";
-    out << "\n";
+    print_finding(out, r, f, st);
   }
-  for (const auto& n : r.notifications) {
-    out << st.c("1", (n.path.empty() ? std::string("sparkcheck") : term_path(n.path)) +
-                         (n.range.valid() ? ":" + std::to_string(n.range.line) + ":" + std::to_string(n.range.col) : "") + ":")
-        << " " << st.c(level_color(n.level), std::string(level_name(n.level)) + "[" + n.id + "]") << ": " << term_safe(n.message)
-        << "\n";
-  }
-  size_t total = counts[0] + counts[1] + counts[2];
-  std::string summary;
-  if (total == 0) {
-    summary = "No findings";
-  } else {
-    summary = "Found " + std::to_string(total) + (total == 1 ? " finding" : " findings") + " (" +
-              std::to_string(counts[2]) + " error" + (counts[2] == 1 ? "" : "s") + ", " + std::to_string(counts[1]) +
-              " warning" + (counts[1] == 1 ? "" : "s") + ", " + std::to_string(counts[0]) + " note" +
-              (counts[0] == 1 ? "" : "s") + ")";
-  }
-  summary += " in " + std::to_string(r.linted.size()) + (r.linted.size() == 1 ? " file" : " files");
-  if (suppressed) summary += "; " + std::to_string(suppressed) + " suppressed";
-  if (r.baselined) summary += "; " + std::to_string(r.baselined) + " in the baseline (not shown)";
-  if (!r.notifications.empty())
-    summary += "; " + std::to_string(r.notifications.size()) + " file problem" + (r.notifications.size() == 1 ? "" : "s") +
-               " reported above";
-  out << (total ? st.c("1", summary) : st.c("1;32", summary)) << ".\n";
+  for (const auto& n : r.notifications) print_notification(out, n, st);
+  bool any = counts[0] + counts[1] + counts[2] > 0;
+  std::string summary = summary_line(r, counts, suppressed);
+  out << (any ? st.c("1", summary) : st.c("1;32", summary)) << ".\n";
   if (!o.config_file.empty()) out << "Configuration: " << term_safe(o.config_file) << "\n";
 }
 

@@ -5,6 +5,7 @@
 // to the shell layer as views that map back to Dockerfile positions.
 #include <algorithm>
 #include <cctype>
+#include <cstring>
 #include <map>
 #include <set>
 
@@ -180,8 +181,16 @@ class DockerfileParser : public Parser {
   bool accepts(const FileInfo& f) const override {
     std::string n = lower(f.name);
     if (ends_with(n, ".dockerignore")) return false;
-    return n == "dockerfile" || n == "containerfile" || ends_with(n, ".dockerfile") ||
-           ends_with(n, ".containerfile") || starts_with(n, "dockerfile.") || starts_with(n, "containerfile.");
+    if (ends_with(n, ".dockerfile") || ends_with(n, ".containerfile")) return true;
+    for (const char* base : {"dockerfile", "containerfile"}) {
+      if (n == base) return true;
+      size_t k = std::strlen(base);
+      if (starts_with(n, base) && n.size() > k + 1) {
+        if (n[k] == '.') return true;                                                   // Dockerfile.cuda
+        if (n[k] == '-' || n[k] == '_') return n.find('.', k) == std::string::npos;     // Dockerfile-arm64, not _guide.rst
+      }
+    }
+    return false;
   }
 
   void parse(const SourceFile& src, FileFacts& out, ParseDiag& diag) const override {

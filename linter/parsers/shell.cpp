@@ -8,6 +8,8 @@
 #include <cctype>
 #include <cstring>
 #include <memory>
+#include <set>
+#include <string>
 #include <vector>
 
 extern "C" const TSLanguage* tree_sitter_bash(void);
@@ -487,13 +489,32 @@ class Walker {
     for (uint32_t i = 0; i < c; ++i) walk_children(ts_node_named_child(n, i));
   }
 
+  static std::string program(const Word& w) {
+    std::string p = w.text;
+    if (size_t k = p.rfind('/'); k != std::string::npos) p = p.substr(k + 1);
+    return p;
+  }
+
+  // Where the shell starts in `bash -c ...` or in a command that runs one
+  // (`docker exec ctr bash -c ...`, `sudo sh -c ...`, `srun ... bash -c ...`); npos if none.
+  static size_t shell_word(const Command& cmd) {
+    static const std::set<std::string> shells = {"bash", "sh", "zsh", "dash"};
+    static const std::set<std::string> runners = {"docker", "podman", "nerdctl", "kubectl", "sudo", "env",
+                                                  "srun", "nohup", "timeout", "time", "exec", "enroot",
+                                                  "apptainer", "singularity", "ssh", "mpirun", "stdbuf"};
+    if (shells.count(program(cmd.argv[0]))) return 0;
+    if (!runners.count(program(cmd.argv[0]))) return std::string::npos;
+    for (size_t i = 1; i < cmd.argv.size(); ++i)
+      if (shells.count(program(cmd.argv[i]))) return i;
+    return std::string::npos;
+  }
+
   // `bash -c '...'`: parse the string body as a script of its own.
   void nested_shell(const Command& cmd, const std::vector<TSNode>& nodes) {
     if (depth_ >= 3) return;
-    std::string prog = cmd.argv[0].text;
-    if (size_t k = prog.rfind('/'); k != std::string::npos) prog = prog.substr(k + 1);
-    if (prog != "bash" && prog != "sh" && prog != "zsh" && prog != "dash") return;
-    for (size_t i = 1; i + 1 < cmd.argv.size(); ++i) {
+    size_t sh = shell_word(cmd);
+    if (sh == std::string::npos) return;
+    for (size_t i = sh + 1; i + 1 < cmd.argv.size(); ++i) {
       const std::string& a = cmd.argv[i].text;
       if (a.size() < 2 || a[0] != '-' || a[1] == '-' || a.find('c') == std::string::npos) continue;
       TSNode body = nodes[i + 1];

@@ -1,4 +1,4 @@
-// The ten probe checks and the report writers (internal to linter/probe).
+// The probe checks' registry, their context and the report writers (internal to linter/probe).
 #pragma once
 #include <map>
 #include <optional>
@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/registry.h"
 #include "probe/machine.h"
 #include "probe/probe.h"
 
@@ -60,16 +61,18 @@ class Context {
   std::map<std::string, KernelArches> arches_;
 };
 
-CheckResult check_g1(Context& c);
-CheckResult check_g2(Context& c);
-CheckResult check_g3(Context& c);
-CheckResult check_g4(Context& c);
-CheckResult check_g5(Context& c);
-CheckResult check_g6(Context& c);
-CheckResult check_g7(Context& c);
-CheckResult check_g8(Context& c);
-CheckResult check_g9(Context& c);
-CheckResult check_g10(Context& c);
+// A probe check registers itself under its rule id: SPARKCHECK_PROBE_CHECK("G3", check_g3);
+// the id is then listed with `checks: probe` by `sparkcheck rules` (core/registry.h).
+using CheckFn = CheckResult (*)(Context&);
+struct ProbeCheck {
+  const char* id;
+  CheckFn fn;
+};
+// Every registered check, in rule order.
+const std::vector<ProbeCheck>& probe_checks();
+struct ProbeCheckRegistrar {
+  ProbeCheckRegistrar(const char* id, CheckFn fn);
+};
 
 // --- helpers shared by the checks ------------------------------------------
 // Compares dotted versions numerically ("2.10.0a0+x" -> 2.10.0): <0, 0, >0.
@@ -93,3 +96,6 @@ void write_json(const Report& r, std::ostream& out);
 void write_sarif(const Report& r, std::ostream& out);
 
 }  // namespace sc::probe
+
+#define SPARKCHECK_PROBE_CHECK(id, fn) \
+  static ::sc::probe::ProbeCheckRegistrar SC_CAT(sc_probe_check_reg_, __LINE__)(id, fn)

@@ -77,4 +77,6 @@ CheckResult check_g10(Context& c) {
   return r;
 }
 
+SPARKCHECK_PROBE_CHECK("G10", check_g10);
+
 }  // namespace sc::probe

@@ -89,6 +89,47 @@ CheckResult check_g3(Context& c) {
 }
 
 // ---- G4 ----------------------------------------------------------------------
+namespace {
+
+// The sensor samples of G4 as series, plus the readings' JSON.
+struct Series {
+  std::vector<double> power;
+  std::vector<int> temp, sm;
+  unsigned long long reasons = 0;
+  bool reasons_known = false;
+  json json_samples = json::array();
+};
+
+template <class Samples>
+Series series(const Samples& samples) {
+  Series ser;
+  for (auto& s : samples) {
+    if (s.power_w >= 0) ser.power.push_back(s.power_w);
+    if (s.temp_c >= 0) ser.temp.push_back(s.temp_c);
+    if (s.sm_clock_mhz >= 0) ser.sm.push_back(s.sm_clock_mhz);
+    if (s.reasons_known) {
+      ser.reasons |= s.reasons;
+      ser.reasons_known = true;
+    }
+    ser.json_samples.push_back({{"t", s.t}, {"temp_c", s.temp_c}, {"power_w", s.power_w}, {"sm_clock_mhz", s.sm_clock_mhz},
+                                {"mem_clock_mhz", s.mem_clock_mhz}, {"reasons", s.reasons}});
+  }
+  return ser;
+}
+
+// NVML clock-event reason bits that mean throttling, by name.
+std::vector<std::string> throttle_reasons(unsigned long long reasons) {
+  struct Bit { unsigned long long bit; const char* name; };
+  static const Bit bits[] = {{0x4, "sw-power-cap"}, {0x8, "hw-slowdown"}, {0x20, "sw-thermal"},
+                             {0x40, "hw-thermal"}, {0x80, "hw-power-brake"}};
+  std::vector<std::string> active;
+  for (auto& b : bits)
+    if (reasons & b.bit) active.push_back(b.name);
+  return active;
+}
+
+}  // namespace
+
 CheckResult check_g4(Context& c) {
   CheckResult r{"G4"};
   const auto& g = c.gpu();
@@ -103,22 +144,13 @@ CheckResult check_g4(Context& c) {
     r.message = "NVML returned no sensor readings";
     return r;
   }
-  std::vector<double> power;
-  std::vector<int> temp, sm;
-  unsigned long long reasons = 0;
-  bool reasons_known = false;
-  json js = json::array();
-  for (auto& s : samples) {
-    if (s.power_w >= 0) power.push_back(s.power_w);
-    if (s.temp_c >= 0) temp.push_back(s.temp_c);
-    if (s.sm_clock_mhz >= 0) sm.push_back(s.sm_clock_mhz);
-    if (s.reasons_known) {
-      reasons |= s.reasons;
-      reasons_known = true;
-    }
-    js.push_back({{"t", s.t}, {"temp_c", s.temp_c}, {"power_w", s.power_w}, {"sm_clock_mhz", s.sm_clock_mhz},
-                  {"mem_clock_mhz", s.mem_clock_mhz}, {"reasons", s.reasons}});
-  }
+  Series ser = series(samples);
+  const auto& power = ser.power;
+  const auto& temp = ser.temp;
+  const auto& sm = ser.sm;
+  unsigned long long reasons = ser.reasons;
+  bool reasons_known = ser.reasons_known;
+  json js = ser.json_samples;
   r.readings["samples"] = js;
   r.readings["power_limit_w"] = g.power_limit_w;
   double secs = samples.back().t - samples.front().t;
@@ -136,12 +168,7 @@ CheckResult check_g4(Context& c) {
     parts.push_back("SM clock " + std::to_string(*std::min_element(sm.begin(), sm.end())) + "-" +
                     std::to_string(*std::max_element(sm.begin(), sm.end())) + " MHz");
   std::string reading = join(parts) + " over " + fmt(secs) + " s (" + std::to_string(samples.size()) + " samples)";
-  struct Bit { unsigned long long bit; const char* name; };
-  static const Bit bits[] = {{0x4, "sw-power-cap"}, {0x8, "hw-slowdown"}, {0x20, "sw-thermal"},
-                             {0x40, "hw-thermal"}, {0x80, "hw-power-brake"}};
-  std::vector<std::string> active;
-  for (auto& b : bits)
-    if (reasons & b.bit) active.push_back(b.name);
+  std::vector<std::string> active = throttle_reasons(reasons);
   r.readings["throttle_reasons"] = active;
   if (!active.empty()) {
     r.verdict = Verdict::Warn;
@@ -165,6 +192,22 @@ CheckResult check_g4(Context& c) {
 }
 
 // ---- G5 ----------------------------------------------------------------------
+namespace {
+
+// Other processes holding GPU memory ("pid 123 4.0 GB"), a desktop's small graphics clients left out.
+std::vector<std::string> other_gpu_processes(Context& c) {
+  int self = c.machine.self_pid();
+  std::vector<std::string> others;
+  for (auto& p : c.machine.gpu_processes()) {
+    if (p.pid == self || p.used_gb == 0) continue;
+    if (p.kind == "graphics" && p.used_gb < 1) continue;  // a desktop's X server / compositor
+    others.push_back("pid " + std::to_string(p.pid) + (p.used_gb > 0 ? " " + fmt(p.used_gb) + " GB" : ""));
+  }
+  return others;
+}
+
+}  // namespace
+
 CheckResult check_g5(Context& c) {
   CheckResult r{"G5"};
   if (!c.opt.intrusive && !c.explicit_g5) {
@@ -179,13 +222,7 @@ CheckResult check_g5(Context& c) {
     r.message = "CUDA driver unavailable: " + g.cuda_error;
     return r;
   }
-  int self = c.machine.self_pid();
-  std::vector<std::string> others;
-  for (auto& p : c.machine.gpu_processes()) {
-    if (p.pid == self || p.used_gb == 0) continue;
-    if (p.kind == "graphics" && p.used_gb < 1) continue;  // a desktop's X server / compositor
-    others.push_back("pid " + std::to_string(p.pid) + (p.used_gb > 0 ? " " + fmt(p.used_gb) + " GB" : ""));
-  }
+  std::vector<std::string> others = other_gpu_processes(c);
   r.readings["other_gpu_processes"] = others;
   if (!others.empty() && !c.opt.force) {
     r.verdict = Verdict::Skip;
@@ -396,5 +433,10 @@ CheckResult check_g6(Context& c) {
                             : "only capped or small neighbours: " + join(light, "; ") + " (a small capped job can coexist; " + seen + ")";
   return r;
 }
+
+SPARKCHECK_PROBE_CHECK("G3", check_g3);
+SPARKCHECK_PROBE_CHECK("G4", check_g4);
+SPARKCHECK_PROBE_CHECK("G5", check_g5);
+SPARKCHECK_PROBE_CHECK("G6", check_g6);
 
 }  // namespace sc::probe

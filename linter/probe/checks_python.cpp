@@ -584,4 +584,10 @@ CheckResult check_g9(Context& c) {
   return r;
 }
 
+SPARKCHECK_PROBE_CHECK("G1", check_g1);
+SPARKCHECK_PROBE_CHECK("G2", check_g2);
+SPARKCHECK_PROBE_CHECK("G7", check_g7);
+SPARKCHECK_PROBE_CHECK("G8", check_g8);
+SPARKCHECK_PROBE_CHECK("G9", check_g9);
+
 }  // namespace sc::probe

@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <cstdlib>
-#include <fstream>
 #include <set>
 
 #include "core/read_file.h"
@@ -16,13 +15,10 @@ namespace probe {
 
 namespace {
 
-using CheckFn = CheckResult (*)(Context&);
-struct Entry {
-  const char* id;
-  CheckFn fn;
-};
-const Entry kChecks[] = {{"G1", check_g1}, {"G2", check_g2}, {"G3", check_g3}, {"G4", check_g4}, {"G5", check_g5},
-                         {"G6", check_g6}, {"G7", check_g7}, {"G8", check_g8}, {"G9", check_g9}, {"G10", check_g10}};
+std::vector<ProbeCheck>& check_store() {
+  static std::vector<ProbeCheck> v;
+  return v;
+}
 
 nlohmann::json host_json(Context& c) {
   const auto& g = c.gpu();
@@ -41,53 +37,75 @@ nlohmann::json host_json(Context& c) {
   return h;
 }
 
-}  // namespace
+nlohmann::json python_json(Context& c) {
+  nlohmann::json py = {{"interpreter", c.python().interpreter}, {"ok", c.python().ok}};
+  if (!c.python().ok) {
+    py["error"] = c.python().error;
+    return py;
+  }
+  if (c.python().data.contains("python")) py["version"] = c.python().data["python"];
+  if (c.python().data.contains("executable")) py["executable"] = c.python().data["executable"];
+  return py;
+}
 
-int run_probe_on(Machine& m, const ProbeOptions& opt, std::ostream& out, std::ostream& err) {
+bool valid_options(const ProbeOptions& opt, std::ostream& err) {
   if (opt.format != "text" && opt.format != "json" && opt.format != "sarif") {
     err << "sparkcheck probe: unknown --format '" << opt.format << "' (text, json, sarif)\n";
-    return 2;
+    return false;
   }
   if (opt.sample_seconds < 0 || opt.sample_seconds > 3600 || opt.need_gb < 0) {
     err << "sparkcheck probe: --sample-seconds must be 0..3600 and --need-gb not negative\n";
-    return 2;
+    return false;
   }
-  std::set<std::string> wanted;
-  for (auto& raw : opt.checks) {
-    std::string id = raw;
-    for (auto& ch : id) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
-    bool known = std::any_of(std::begin(kChecks), std::end(kChecks), [&](const Entry& e) { return id == e.id; });
-    if (!known) {
-      err << "sparkcheck probe: unknown check '" << raw << "' (G1..G10)\n";
-      return 2;
-    }
-    wanted.insert(id);
-  }
+  return true;
+}
+
+bool readable_configs(const ProbeOptions& opt, std::ostream& err) {
   for (auto& f : opt.configs) {
     std::string text, why;  // a FIFO or device is refused here, never opened blocking
     if (!read_regular_file(f, text, why)) {
       err << "sparkcheck probe: --config " << f << ": cannot read the file: " << why << "\n";
-      return 2;
+      return false;
     }
   }
-  Context c(m, opt);
-  c.explicit_g5 = wanted.count("G5") > 0;
+  return true;
+}
+
+std::string check_list() {
+  std::string r;
+  for (const auto& e : probe_checks()) r += (r.empty() ? "" : ", ") + std::string(e.id);
+  return r;
+}
+
+// The checks named on the command line, upper-cased; false on an unknown one.
+bool wanted_checks(const ProbeOptions& opt, std::set<std::string>& wanted, std::ostream& err) {
+  for (auto& raw : opt.checks) {
+    std::string id = raw;
+    for (auto& ch : id) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+    const auto& all = probe_checks();
+    if (std::none_of(all.begin(), all.end(), [&](const ProbeCheck& e) { return id == e.id; })) {
+      err << "sparkcheck probe: unknown check '" << raw << "' (" << check_list() << ")\n";
+      return false;
+    }
+    wanted.insert(id);
+  }
+  return true;
+}
+
+Report run_checks(Machine& m, Context& c, const std::set<std::string>& wanted) {
   Report rep;
-  for (auto& e : kChecks) {
+  for (const auto& e : probe_checks()) {
     if (!wanted.empty() && !wanted.count(e.id)) continue;
     rep.results.push_back(e.fn(c));
   }
   rep.hostname = m.hostname();
   rep.host = host_json(c);
-  if (c.python_ran()) {
-    nlohmann::json py = {{"interpreter", c.python().interpreter}, {"ok", c.python().ok}};
-    if (!c.python().ok) py["error"] = c.python().error;
-    else {
-      if (c.python().data.contains("python")) py["version"] = c.python().data["python"];
-      if (c.python().data.contains("executable")) py["executable"] = c.python().data["executable"];
-    }
-    rep.host["python"] = py;
-  }
+  if (c.python_ran()) rep.host["python"] = python_json(c);
+  return rep;
+}
+
+// The report on `out`, or in --output's file (checked write via a temporary file).
+bool emit_report(const Report& rep, const ProbeOptions& opt, std::ostream& out, std::ostream& err) {
   auto render = [&](std::ostream& os) {
     if (opt.format == "json") write_json(rep, os);
     else if (opt.format == "sarif") write_sarif(rep, os);
@@ -95,10 +113,34 @@ int run_probe_on(Machine& m, const ProbeOptions& opt, std::ostream& out, std::os
   };
   if (opt.output.empty()) {
     render(out);
-  } else if (std::string why; !write_report(opt.output, render, why)) {
-    err << "sparkcheck probe: " << why << "\n";
-    return 2;
+    return true;
   }
+  std::string why;
+  if (write_report(opt.output, render, why)) return true;
+  err << "sparkcheck probe: " << why << "\n";
+  return false;
+}
+
+}  // namespace
+
+ProbeCheckRegistrar::ProbeCheckRegistrar(const char* id, CheckFn fn) {
+  check_store().push_back({id, fn});
+  registered_checks().push_back({id, "probe"});
+}
+
+const std::vector<ProbeCheck>& probe_checks() {
+  auto& v = check_store();
+  std::sort(v.begin(), v.end(), [](const ProbeCheck& a, const ProbeCheck& b) { return rule_id_less(a.id, b.id); });
+  return v;
+}
+
+int run_probe_on(Machine& m, const ProbeOptions& opt, std::ostream& out, std::ostream& err) {
+  std::set<std::string> wanted;
+  if (!valid_options(opt, err) || !wanted_checks(opt, wanted, err) || !readable_configs(opt, err)) return 2;
+  Context c(m, opt);
+  c.explicit_g5 = wanted.count("G5") > 0;
+  Report rep = run_checks(m, c, wanted);
+  if (!emit_report(rep, opt, out, err)) return 2;
   bool fail = std::any_of(rep.results.begin(), rep.results.end(), [](const CheckResult& r) { return r.verdict == Verdict::Fail; });
   return fail ? 1 : 0;
 }

@@ -1,4 +1,4 @@
-// `sparkcheck probe`: runtime checks of the live machine, reported under G1..G10.
+// `sparkcheck probe`: runtime checks of the live machine, reported under the rule ids they register.
 #pragma once
 #include <ostream>
 #include <string>

@@ -1,61 +1,44 @@
 // G2: flash-attn on aarch64/sm_121 (bare pip), and Unsloth dropping an explicit
 // attn_implementation request on its FastLlamaModel path.
-#include <set>
-
 #include "analysis/launch.h"
-#include "analysis/project.h"
 #include "core/registry.h"
-#include "analysis/environments.h"
 #include "knowledge/cuda.h"
+#include "knowledge/knowledge.h"
+#include "query/finding.h"
+#include "query/packages.h"
+#include "query/python.h"
 
 namespace sc {
 namespace {
 
+using query::kwarg;
+
 // NGC framework images that ship a flash-attn built for their GPUs.
 bool ngc_with_flash_attn(const Image* im) {
-  if (!im || im->ref.find('$') != std::string::npos) return false;
-  if (!is_ngc_framework_image(im->ref)) return false;
-  std::string r = lower(im->ref).substr(15);  // after nvcr.io/nvidia/
-  std::string repo = r.substr(0, r.find(':'));
-  return repo == "pytorch" || repo == "vllm" || repo == "sglang" || repo == "nemo" || repo == "tritonserver";
+  if (!im || im->ref.find('$') != std::string::npos || !is_ngc_framework_image(im->ref)) return false;
+  return knowledge::in("ngc-repos-with-flash-attn", ngc_repo(im->ref));
 }
 
-// An image sparkcheck cannot judge here: unresolved ARG, or a ROCm (AMD) image
-// whose flash-attn is a different build altogether.
+// An image sparkcheck cannot judge here: unresolved ARG, or a non-CUDA (ROCm) image whose
+// flash-attn is a different build altogether.
 bool image_unknown(const Image* im) {
-  return im && (im->ref.find('$') != std::string::npos || lower(im->ref).find("rocm") != std::string::npos);
+  return im && (im->ref.find('$') != std::string::npos || knowledge::table("non-cuda-images").match(lower(im->ref)));
 }
 
-// A PEP 508 marker that keeps the requirement off aarch64 Linux.
-bool marker_excludes_aarch64(const std::string& marker) {
-  std::string m = lower(marker);
-  std::string compact;
-  for (char c : m)
-    if (c != ' ' && c != '\'' && c != '"') compact += c;
-  for (const char* x : {"platform_machine==x86_64", "platform_machine==amd64", "platform_machine!=aarch64",
-                        "platform_machine!=arm64", "x86_64==platform_machine", "aarch64!=platform_machine",
-                        "sys_platform==win32", "sys_platform==darwin", "platform_system==windows",
-                        "platform_system==darwin", "sys_platform!=linux", "platform_system!=linux"})
-    if (compact.find(x) != std::string::npos) return true;
-  return false;
-}
+bool is_flash_attn(const Requirement& r) { return knowledge::in("flash-attn-packages", r.name); }
 
-// Model ids that FastLanguageModel sends to FastModel (which honours
-// attn_implementation) rather than to FastLlamaModel: every model_type outside
-// llama/mistral/gemma/gemma2/qwen2/qwen3.
+// Model ids that FastLanguageModel sends to FastModel (which honours attn_implementation).
 bool routes_to_fast_model(const std::string& model) {
   std::string m = lower(model);
-  for (const char* x : {"gemma-3", "gemma3", "phi-", "phi3", "phi4", "-vl", "vision", "moe", "-a3b", "-a22b",
-                        "gpt-oss", "llama-4", "deepseek", "granite", "pixtral", "mistral-small-3.1", "qwen3.5",
-                        "qwen3_5", "qwen3-next", "omni", "olmo", "cohere", "falcon", "llava", "whisper"})
+  for (const std::string& x : knowledge::table("unsloth-fast-model-routes").values())
     if (m.find(x) != std::string::npos) return true;
   return false;
 }
 
-const PyArg* kwarg(const PyCall& c, std::string_view k) {
-  for (const auto& a : c.args)
-    if (a.keyword == k) return &a;
-  return nullptr;
+bool llama_path_class(const std::string& cls) { return knowledge::in("unsloth-llama-path-classes", cls); }
+
+const std::string& flash_flag(std::string_view which) {
+  return knowledge::table("unsloth-flash-flags").find(which)->get("attr");
 }
 
 bool before(const Location& a, const Location& b) {
@@ -71,77 +54,90 @@ class FlashAttnRule : public Rule {
   std::string_view id() const override { return "G2"; }
 
   void check(const Project& p, Reporter& out) const override {
-    bool ngc_project = false, prebuilt_wheel = false;
+    bool fa2_judged = !ngc_project(p) && !prebuilt_wheel(p);
     for (const auto& f : p.files) {
-      if (f->facts.kind == FileKind::Dockerfile)
-        for (size_t s = 0; s < f->facts.images.size(); ++s)
-          if (ngc_with_flash_attn(p.stage_image(*f, static_cast<int>(s)))) ngc_project = true;
-      for (const auto& in : f->facts.installs)
-        for (const auto& r : in.packages)
-          if (r.name == "flash-attn" && prebuilt_aarch64(r, in)) prebuilt_wheel = true;
-    }
-    for (const auto& f : p.files) {
-      installs(p, *f, out);
+      flash_attn_installs(p, *f, out);
       if (is_test_path(f->src.path())) continue;
       unsloth(f->facts.python, out);
-      if (!ngc_project && !prebuilt_wheel) fa2_requests(*f, out);
+      if (fa2_judged) fa2_requests(*f, out);
       llamafactory_unsloth(f->facts.config, out);
     }
   }
 
  private:
+  // A Dockerfile of the project builds on an NGC image that ships flash-attn.
+  static bool ngc_project(const Project& p) {
+    for (const auto& f : p.files)
+      for (size_t s = 0; f->facts.kind == FileKind::Dockerfile && s < f->facts.images.size(); ++s)
+        if (ngc_with_flash_attn(query::base_image(p, *f, static_cast<int>(s)))) return true;
+    return false;
+  }
+
+  // The project installs a prebuilt aarch64 flash-attn wheel somewhere.
+  static bool prebuilt_wheel(const Project& p) {
+    for (const auto& name : knowledge::table("flash-attn-packages").values())
+      for (const query::InstalledPackage& ip : query::installs_of(p, name))
+        if (prebuilt_aarch64(*ip.req, *ip.member->install)) return true;
+    return false;
+  }
+
   static bool prebuilt_aarch64(const Requirement& r, const Install& in) {
-    std::string u = lower(r.url + " " + r.raw);
-    if (u.find("aarch64") != std::string::npos || u.find("arm64") != std::string::npos) return true;
-    for (const auto& ix : in.indexes) {
-      std::string l = lower(ix.url);
-      // a find-links page or a non-PyPI index chosen for flash-attn: a prebuilt wheel source
-      if (ix.role == "find-links" || l.find("flash") != std::string::npos || l.find("prebuil") != std::string::npos)
-        return true;
-    }
+    const auto& sources = knowledge::table("flash-attn-prebuilt-sources");
+    if (sources.find("aarch64-wheel")->capture(lower(r.url + " " + r.raw))) return true;
+    for (const auto& ix : in.indexes)  // a find-links page or an index chosen for flash-attn
+      if (ix.role == "find-links" || sources.find("prebuilt-index")->capture(lower(ix.url))) return true;
     return false;
   }
 
   // ---- (a) flash-attn installed with pip on aarch64 -----------------------------
-  static void installs(const Project& p, const ParsedFile& f, Reporter& out) {
-    for (const auto& in : f.facts.installs) {
-      if (in.tool == Installer::Conda || in.tool == Installer::CondaEnvFile) continue;  // conda-forge builds
-      for (const auto& r : in.packages) {
-        if (r.name != "flash-attn") continue;
-        if (marker_excludes_aarch64(r.marker) || prebuilt_aarch64(r, in)) continue;
-        // a wheel file is a binary: no source build (pip itself rejects a wrong-platform wheel)
-        if (lower(r.url + " " + r.raw).find(".whl") != std::string::npos) continue;
-        if (in.tool == Installer::PyprojectDeps && optional_group(f, r)) continue;
-        std::vector<Related> rel;
-        if (f.facts.kind == FileKind::Dockerfile) {
-          const Image* im = p.stage_image(f, in.stage);
-          if (ngc_with_flash_attn(im) || image_unknown(im)) continue;
-          if (im) rel.push_back({im->loc, "base image without a prebuilt flash-attn"});
-        } else if (in.tool == Installer::RequirementsFile || in.tool == Installer::PyprojectDeps) {
-          bool bare = false;
-          for (const auto& ctx : p.contexts_for(f)) {
-            if (ctx.dockerfile && (ngc_with_flash_attn(ctx.image) || image_unknown(ctx.image))) continue;
-            bare = true;
-            if (ctx.via.range.valid()) rel.push_back({ctx.via, "installed here"});
-          }
-          if (!bare) continue;
-        }
-        Finding fd;
-        fd.rule = "G2";
-        fd.level = Level::Warning;
-        fd.loc = r.loc.range.valid() ? r.loc : in.loc;
-        fd.message =
-            std::string(in.tool == Installer::PyprojectDeps ? "flash-attn is a required dependency, so installing the project"
-                                                            : "flash-attn installed with pip") +
-            ": there is no official linux_aarch64 wheel with sm_121 kernels "
-            "(Dao-AILab/flash-attention#1969), so pip falls back to building the sdist, and such builds have "
-            "failed with \"kernel built for sm80-sm100, but running on sm121\"";
-        fd.fix = "drop flash-attn and use attn_implementation=\"sdpa\", use an NGC container that ships it "
-                 "(nvcr.io/nvidia/vllm, nvcr.io/nvidia/pytorch), or gate it with `; platform_machine == 'x86_64'`";
-        fd.related = std::move(rel);
-        out.report(std::move(fd));
-      }
+  // A flash-attn requirement that pip would build from source on aarch64.
+  static bool source_build(const ParsedFile& f, const Install& in, const Requirement& r) {
+    if (query::conda_like(in.tool) || !is_flash_attn(r)) return false;  // conda-forge builds
+    if (marker_excludes_aarch64(r.marker) || prebuilt_aarch64(r, in)) return false;
+    // a wheel file is a binary: no source build (pip itself rejects a wrong-platform wheel)
+    if (lower(r.url + " " + r.raw).find(".whl") != std::string::npos) return false;
+    return !(in.tool == Installer::PyprojectDeps && optional_group(f, r));
+  }
+
+  static bool ships_or_unknown(const Image* im) { return ngc_with_flash_attn(im) || image_unknown(im); }
+
+  // Where the install runs without a prebuilt flash-attn (related places into `rel`); false when
+  // every environment it runs in ships one (or cannot be judged).
+  static bool bare(const Project& p, const ParsedFile& f, const Install& in, std::vector<Related>& rel) {
+    if (f.facts.kind == FileKind::Dockerfile) {
+      const PkgEnv* env = query::env_of(p, in);
+      const Image* im = env ? env->image : nullptr;
+      if (ships_or_unknown(im)) return false;
+      if (im) rel.push_back({im->loc, "base image without a prebuilt flash-attn"});
+      return true;
     }
+    if (in.tool != Installer::RequirementsFile && in.tool != Installer::PyprojectDeps) return true;
+    bool any = false;
+    for (const auto& ctx : query::where_installed(p, f)) {
+      if (ctx.dockerfile && ships_or_unknown(ctx.image)) continue;
+      any = true;
+      if (ctx.via.range.valid()) rel.push_back({ctx.via, "installed here"});
+    }
+    return any;
+  }
+
+  static void flash_attn_installs(const Project& p, const ParsedFile& f, Reporter& out) {
+    for (const auto& in : f.facts.installs)
+      for (const auto& r : in.packages) {
+        std::vector<Related> rel;
+        if (!source_build(f, in, r) || !bare(p, f, in, rel)) continue;
+        out.report(query::finding(
+            Level::Warning, r.loc.range.valid() ? r.loc : in.loc,
+            std::string(in.tool == Installer::PyprojectDeps ? "flash-attn is a required dependency, so installing the "
+                                                              "project"
+                                                            : "flash-attn installed with pip") +
+                ": there is no official linux_aarch64 wheel with sm_121 kernels (Dao-AILab/flash-attention#1969), so "
+                "pip falls back to building the sdist, and such builds have failed with \"kernel built for "
+                "sm80-sm100, but running on sm121\"",
+            "drop flash-attn and use attn_implementation=\"sdpa\", use an NGC container that ships it "
+            "(nvcr.io/nvidia/vllm, nvcr.io/nvidia/pytorch), or gate it with `; platform_machine == 'x86_64'`",
+            std::move(rel)));
+      }
   }
 
   static bool optional_group(const ParsedFile& f, const Requirement& r) {
@@ -156,94 +152,96 @@ class FlashAttnRule : public Rule {
   }
 
   // ---- (b) Unsloth FastLanguageModel + attn_implementation="sdpa" ----------------
-  static void unsloth(const PythonFacts& py, Reporter& out) {
-    bool imported = false, wildcard = false;
-    for (const auto& im : py.imports) {
-      if (im.module == "unsloth" || starts_with(im.module, "unsloth.")) imported = true;
-      if (im.module == "unsloth" && im.name == "*") wildcard = true;
-    }
-    if (!imported) return;
-    static const std::set<std::string> llama_path = {"FastLanguageModel", "FastLlamaModel", "FastMistralModel",
-                                                     "FastQwen2Model",    "FastQwen3Model", "FastGemmaModel",
-                                                     "FastGemma2Model"};
-    auto entry = [&](const PyCall& c) -> std::string {
-      std::string r = c.resolved;
-      if (wildcard && r == c.callee && r.find('.') != std::string::npos && llama_path.count(r.substr(0, r.find('.'))))
-        r = "unsloth." + r;
-      if (!starts_with(r, "unsloth.") || !ends_with(r, ".from_pretrained")) return {};
-      std::string cls = r.substr(0, r.size() - 16);
-      cls = cls.substr(cls.rfind('.') + 1);
-      return llama_path.count(cls) ? cls : std::string();
-    };
-    const std::string utils_flag = "unsloth.models._utils.HAS_FLASH_ATTENTION";
-    const std::string dispatch_flag = "unsloth.utils.attention_dispatch.HAS_FLASH_ATTENTION";
-    auto disables = [](const PyAssign& a, const std::string& flag) {
-      return a.resolved == flag && a.is_literal && (a.value == "False" || a.value == "0" || a.value == "None");
-    };
-    bool dispatch_override = false;
-    for (const auto& a : py.assigns)
-      if (disables(a, dispatch_flag)) dispatch_override = true;
-    bool uses_llama_path = false;
-    for (const auto& im : py.imports)
-      if (starts_with(im.module, "unsloth") && llama_path.count(im.name)) uses_llama_path = true;
+  struct UnslothModule {
+    bool imported = false, wildcard = false, uses_llama_path = false, dispatch_override = false;
+  };
 
+  static bool disables(const PyAssign& a, const std::string& flag) {
+    return a.resolved == flag && a.is_literal && (a.value == "False" || a.value == "0" || a.value == "None");
+  }
+
+  static UnslothModule unsloth_module(const PythonFacts& py) {
+    UnslothModule m;
+    for (const auto& im : py.imports) {
+      if (im.module == "unsloth" || starts_with(im.module, "unsloth.")) m.imported = true;
+      if (im.module == "unsloth" && im.name == "*") m.wildcard = true;
+      if (starts_with(im.module, "unsloth") && llama_path_class(im.name)) m.uses_llama_path = true;
+    }
+    for (const auto& a : py.assigns)
+      if (disables(a, flash_flag("dispatch"))) m.dispatch_override = true;
+    return m;
+  }
+
+  // The llama-path class whose from_pretrained `c` calls, or "".
+  static std::string llama_entry(const PyCall& c, const UnslothModule& m) {
+    std::string r = c.resolved;
+    if (m.wildcard && r == c.callee && r.find('.') != std::string::npos && llama_path_class(r.substr(0, r.find('.'))))
+      r = "unsloth." + r;
+    if (!starts_with(r, "unsloth.") || !ends_with(r, ".from_pretrained")) return {};
+    std::string cls = r.substr(0, r.size() - 16);
+    cls = cls.substr(cls.rfind('.') + 1);
+    return llama_path_class(cls) ? cls : std::string();
+  }
+
+  // FastLanguageModel with load_in_8bit / full_finetuning / qat_scheme set (or unknown) leaves the llama path.
+  static bool other_route(const PyCall& c) {
+    for (const std::string& k : knowledge::table("unsloth-route-kwargs").values()) {
+      const PyArg* a = kwarg(c, k);
+      if (!a) continue;
+      if (!a->is_literal) return true;
+      if (k == "qat_scheme" ? a->kind != "none" && a->kind != "false"
+                            : a->kind == "true" || (a->kind == "integer" && a->literal != "0"))
+        return true;
+    }
+    return false;
+  }
+
+  // The sdpa/eager request a llama-path call drops, or null.
+  static const PyArg* dropped_request(const PyCall& c, const std::string& cls, const PythonFacts& py) {
+    const PyArg* attn = kwarg(c, "attn_implementation");
+    if (!attn || !attn->is_literal || attn->kind != "string") return nullptr;
+    if (!knowledge::in("unsloth-honoured-requests", attn->literal)) return nullptr;
+    if (kwarg(c, "**")) return nullptr;  // unknown keyword arguments may change the route
+    if (cls == "FastLanguageModel" && other_route(c)) return nullptr;
+    const PyArg* model = kwarg(c, "model_name");
+    if (!model) model = query::positional(c, 0);
+    if (model && model->is_literal && routes_to_fast_model(model->literal)) return nullptr;
+    for (const auto& a : py.assigns)  // reported at the override when it is incomplete
+      if (disables(a, flash_flag("utils")) && before(a.loc, c.loc)) return nullptr;
+    return attn;
+  }
+
+  static void unsloth(const PythonFacts& py, Reporter& out) {
+    UnslothModule m = unsloth_module(py);
+    if (!m.imported) return;
     for (const auto& c : py.calls) {
-      std::string cls = entry(c);
+      std::string cls = llama_entry(c, m);
       if (cls.empty()) continue;
-      uses_llama_path = true;
-      const PyArg* attn = kwarg(c, "attn_implementation");
-      if (!attn || !attn->is_literal || attn->kind != "string") continue;
-      if (attn->literal != "sdpa" && attn->literal != "eager") continue;
-      if (kwarg(c, "**")) continue;  // unknown keyword arguments may change the route
-      if (cls == "FastLanguageModel") {
-        bool other_route = false, unknown = false;
-        for (const char* k : {"load_in_8bit", "full_finetuning"}) {
-          const PyArg* a = kwarg(c, k);
-          if (!a) continue;
-          if (!a->is_literal) unknown = true;
-          else if (a->kind == "true" || (a->kind == "integer" && a->literal != "0")) other_route = true;
-        }
-        if (const PyArg* q = kwarg(c, "qat_scheme")) {
-          if (!q->is_literal) unknown = true;
-          else if (q->kind != "none" && !(q->kind == "false")) other_route = true;
-        }
-        if (other_route || unknown) continue;
-      }
-      const PyArg* model = kwarg(c, "model_name");
-      if (!model)
-        for (const auto& a : c.args)
-          if (a.keyword.empty()) { model = &a; break; }
-      if (model && model->is_literal && routes_to_fast_model(model->literal)) continue;
-      bool overridden = false;
-      for (const auto& a : py.assigns)
-        if (disables(a, utils_flag) && before(a.loc, c.loc)) overridden = true;
-      if (overridden) continue;  // reported at the override when it is incomplete
-      Finding f;
-      f.rule = "G2";
-      f.level = Level::Error;
-      f.loc = attn->loc;
-      f.message = "attn_implementation=\"" + attn->literal + "\" is silently dropped: " + cls +
-                  ".from_pretrained sends llama/mistral/gemma/gemma2/qwen2/qwen3 models through "
-                  "FastLlamaModel.from_pretrained, which pops attn_implementation and prefers flash_attention_2 "
-                  "whenever flash_attn imports, and a flash-attn without sm_121 kernels then fails on a Spark; " +
-                  std::string(kDispatchNote);
-      f.fix = "load with FastModel.from_pretrained(..., attn_implementation=\"" + attn->literal +
-              "\") (it honours the request), or make flash_attn not importable in this environment";
-      out.report(std::move(f));
+      m.uses_llama_path = true;
+      if (const PyArg* attn = dropped_request(c, cls, py))
+        out.report(query::finding(
+            Level::Error, attn->loc,
+            "attn_implementation=\"" + attn->literal + "\" is silently dropped: " + cls +
+                ".from_pretrained sends llama/mistral/gemma/gemma2/qwen2/qwen3 models through "
+                "FastLlamaModel.from_pretrained, which pops attn_implementation and prefers flash_attention_2 "
+                "whenever flash_attn imports, and a flash-attn without sm_121 kernels then fails on a Spark; " +
+                std::string(kDispatchNote),
+            "load with FastModel.from_pretrained(..., attn_implementation=\"" + attn->literal +
+                "\") (it honours the request), or make flash_attn not importable in this environment"));
     }
-    if (!uses_llama_path || dispatch_override) return;
-    for (const auto& a : py.assigns) {
-      if (!disables(a, utils_flag)) continue;
-      Finding f;
-      f.rule = "G2";
-      f.level = Level::Warning;
-      f.loc = a.loc;
-      f.message = std::string("incomplete flash-attention override: ") + kDispatchNote +
-                  "; FastLanguageModel's patched llama attention asks attention_dispatch, not _utils";
-      f.fix = "also set unsloth.utils.attention_dispatch.HAS_FLASH_ATTENTION = False (after importing unsloth), "
-              "or make flash_attn not importable";
-      out.report(std::move(f));
-    }
+    if (m.uses_llama_path && !m.dispatch_override) incomplete_override(py, out);
+  }
+
+  // ---- (b') _utils.HAS_FLASH_ATTENTION = False without the attention_dispatch copy
+  static void incomplete_override(const PythonFacts& py, Reporter& out) {
+    for (const auto& a : py.assigns)
+      if (disables(a, flash_flag("utils")))
+        out.report(query::finding(
+            Level::Warning, a.loc,
+            std::string("incomplete flash-attention override: ") + kDispatchNote +
+                "; FastLanguageModel's patched llama attention asks attention_dispatch, not _utils",
+            "also set unsloth.utils.attention_dispatch.HAS_FLASH_ATTENTION = False (after importing unsloth), "
+            "or make flash_attn not importable"));
   }
 
   // ---- (c) configs ---------------------------------------------------------------
@@ -253,63 +251,65 @@ class FlashAttnRule : public Rule {
     return nullptr;
   }
 
+  // ---- (4) LLaMA-Factory: use_unsloth: true with flash_attn: sdpa/disabled
   static void llamafactory_unsloth(const std::vector<ConfigEntry>& cfg, Reporter& out) {
     const ConfigEntry* use = top(cfg, "use_unsloth");
     const ConfigEntry* fa = top(cfg, "flash_attn");
     if (!use || !fa || lower(use->value) != "true") return;
-    std::string v = lower(fa->value);
-    if (v != "sdpa" && v != "disabled" && v != "eager") return;
+    if (!knowledge::in("llamafactory-non-flash-values", lower(fa->value))) return;
     if (const ConfigEntry* m = top(cfg, "model_name_or_path"); m && routes_to_fast_model(m->value)) return;
-    Finding f;
-    f.rule = "G2";
-    f.level = Level::Error;
-    f.loc = fa->value_loc;
-    f.message = "flash_attn: " + fa->value +
-                " never reaches Unsloth: with use_unsloth: true LLaMA-Factory builds the "
-                "FastLanguageModel.from_pretrained call without attn_implementation, so llama/qwen/mistral/gemma "
-                "models still run flash-attn whenever it imports, and a flash-attn without sm_121 kernels fails on a Spark";
-    f.fix = "set use_unsloth: false to get sdpa, or make sure flash_attn is not installed in this environment";
-    f.related.push_back({use->value_loc, "Unsloth enabled here"});
-    out.report(std::move(f));
+    out.report(query::finding(
+        Level::Error, fa->value_loc,
+        "flash_attn: " + fa->value +
+            " never reaches Unsloth: with use_unsloth: true LLaMA-Factory builds the FastLanguageModel.from_pretrained "
+            "call without attn_implementation, so llama/qwen/mistral/gemma models still run flash-attn whenever it "
+            "imports, and a flash-attn without sm_121 kernels fails on a Spark",
+        "set use_unsloth: false to get sdpa, or make sure flash_attn is not installed in this environment",
+        {{use->value_loc, "Unsloth enabled here"}}));
   }
 
+  // ---- (5) flash-attention requested on bare pip
   static Finding fa2_finding(const Location& loc, const std::string& what) {
-    Finding f;
-    f.rule = "G2";
-    f.level = Level::Warning;
-    f.loc = loc;
-    f.message = what +
-                " requests flash-attention, but on a DGX Spark (aarch64, sm_121) there is no official flash-attn "
-                "wheel (Dao-AILab/flash-attention#1969) and source builds have failed with \"kernel built for "
-                "sm80-sm100, but running on sm121\"";
-    f.fix = "use sdpa (attn_implementation: sdpa), or run in an NGC container that ships flash-attn";
-    return f;
+    return query::finding(Level::Warning, loc,
+                          what + " requests flash-attention, but on a DGX Spark (aarch64, sm_121) there is no official "
+                                 "flash-attn wheel (Dao-AILab/flash-attention#1969) and source builds have failed with "
+                                 "\"kernel built for sm80-sm100, but running on sm121\"",
+                          "use sdpa (attn_implementation: sdpa), or run in an NGC container that ships flash-attn");
   }
 
-  static void fa2_requests(const ParsedFile& pf, Reporter& out) {
-    const FileFacts& ff = pf.facts;
+  static bool flash_value(std::string_view v) { return knowledge::in("flash-attention-values", v); }
+
+  static void fa2_in_config(const FileFacts& ff, Reporter& out) {
     for (const auto& e : ff.config) {
       if (!e.scalar || e.path.empty()) continue;
       std::string k = e.key(), v = lower(e.value);
       bool top_level = e.path.size() == 1;
-      if (ends_with(k, "attn_implementation") && (v == "flash_attention_2" || v == "flash_attention_3"))
+      if (ends_with(k, "attn_implementation") && flash_value(v))
         out.report(fa2_finding(e.value_loc, "attn_implementation: " + e.value));
       else if (top_level && k == "flash_attention" && v == "true")
         out.report(fa2_finding(e.value_loc, "flash_attention: true"));
-      else if (top_level && k == "flash_attn" && (v == "fa2" || v == "fa3"))
+      else if (top_level && k == "flash_attn" && knowledge::in("llamafactory-flash-attn-values", v))
         out.report(fa2_finding(e.value_loc, "flash_attn: " + e.value));
     }
+  }
+
+  static void fa2_in_commands(const FileFacts& ff, Reporter& out) {
     for (const auto& c : ff.commands) {
       auto w = flag_value(c, {"--attn_implementation", "--attn-implementation"});
-      if (w && w->resolved && (w->text == "flash_attention_2" || w->text == "flash_attention_3"))
+      if (w && w->resolved && flash_value(w->text))
         out.report(fa2_finding(w->loc, "--attn_implementation " + w->text));
       auto fa = flag_value(c, {"--flash_attn"});
-      if (fa && fa->resolved && (fa->text == "fa2" || fa->text == "fa3"))
+      if (fa && fa->resolved && knowledge::in("llamafactory-flash-attn-values", fa->text))
         out.report(fa2_finding(fa->loc, "--flash_attn " + fa->text));
     }
-    for (const auto& c : ff.python.calls) {
+  }
+
+  static void fa2_requests(const ParsedFile& pf, Reporter& out) {
+    fa2_in_config(pf.facts, out);
+    fa2_in_commands(pf.facts, out);
+    for (const auto& c : pf.facts.python.calls) {
       const PyArg* a = kwarg(c, "attn_implementation");
-      if (a && a->is_literal && (a->literal == "flash_attention_2" || a->literal == "flash_attention_3"))
+      if (a && a->is_literal && flash_value(a->literal))
         out.report(fa2_finding(a->loc, "attn_implementation=\"" + a->literal + "\""));
     }
   }

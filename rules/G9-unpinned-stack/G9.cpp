@@ -1,137 +1,124 @@
 // G9: bare-pip ML stacks that drift (unpinned torch/transformers, lower bounds only,
 // re-resolving torch inside an NGC container, unsloth with its dependencies).
-#include <map>
-#include <set>
-
-#include "analysis/project.h"
+// Each sub-check below is one bullet of G9.md "What it catches".
 #include "core/registry.h"
-#include "analysis/environments.h"
 #include "knowledge/cuda.h"
+#include "knowledge/knowledge.h"
+#include "query/finding.h"
+#include "query/packages.h"
 
 namespace sc {
 namespace {
 
-// Packages whose version decides whether the CUDA stack works: need an exact pin on bare pip.
-const std::set<std::string>& core_stack() {
-  static const std::set<std::string> s = {"torch", "triton", "xformers", "transformers"};
-  return s;
+using query::finding;
+using query::InstalledPackage;
+
+// One requirement as G9 sees it.
+struct Item {
+  const InstalledPackage& ip;
+  const Requirement& r;
+  std::string what;            // as written
+  bool pinned;                 // exact pin here or in the run's constraints / a lock file
+  bool torch_pinned;           // the run pins torch
+  std::vector<Related> rel;
+};
+
+void warn(Reporter& out, const Item& it, std::string msg, std::string fix) {
+  out.report(finding(Level::Warning, it.r.loc, std::move(msg), std::move(fix), it.rel));
 }
 
-// Packages that depend on torch: installed without a torch pin they re-resolve torch from PyPI.
-const std::set<std::string>& torch_dependents() {
-  static const std::set<std::string> s = {
-      "vllm", "flashinfer-python", "sglang", "peft", "trl", "bitsandbytes", "accelerate", "deepspeed",
-      "torchvision", "torchaudio", "torchao", "liger-kernel", "diffusers", "timm", "lightning",
-      "pytorch-lightning", "sentence-transformers", "unsloth", "unsloth-zoo", "xformers", "triton",
-      "flash-attn", "open-clip-torch", "torchtune", "axolotl", "llamafactory", "mamba-ssm", "causal-conv1d",
-      "nemo-toolkit", "optimum", "auto-gptq", "autoawq"};
-  return s;
-}
-
-// Inside an NGC container these pull their own torch (or are torch) unless --no-deps.
-const std::set<std::string>& torch_replacers() {
-  static const std::set<std::string> s = {"torch", "triton", "vllm", "flashinfer-python", "sglang",
-                                          "xformers", "torchvision", "torchaudio"};
-  return s;
-}
-
-bool exact(const Requirement& r) { return !r.exact_version.empty() || r.hashed || !r.url.empty(); }
-
-bool lower_bound_only(const Requirement& r) {
-  return !r.specifier.empty() && !r.has_upper_bound && r.specifier.find('>') != std::string::npos;
-}
-
-// `--index-url` pointing at a CUDA index, or at one we cannot read (a variable),
-// or uv's `--torch-backend`: torch then does not re-resolve from PyPI.
-static bool replaces_pypi(const PkgRun& run) {
-  if (run.torch_backend) return true;  // uv --torch-backend routes torch to the PyTorch CUDA index
+// `--index-url` pointing at a CUDA index, or at one we cannot read (a variable), or uv's
+// `--torch-backend`: torch then does not re-resolve from PyPI.
+bool replaces_pypi(const PkgRun& run) {
+  if (run.torch_backend) return true;
   for (const IndexUrl& ix : run.indexes)
     if (ix.role == "index-url" && (cuda_of_url(ix.url) > 0 || ix.url.find('$') != std::string::npos)) return true;
   return false;
 }
 
+// ---- unsloth / unsloth_zoo installed without --no-deps (everywhere). True when judged.
+bool unsloth_with_deps(const Item& it, Reporter& out) {
+  if (!knowledge::in("unsloth-packages", it.r.name)) return false;
+  if (!it.ip.run->no_deps && !it.torch_pinned)
+    warn(out, it,
+         it.what + " installed with its dependencies: the resolver pulls torch, xformers, triton, transformers and "
+                   "trl from PyPI, replacing the CUDA torch (on aarch64 with a CPU-only one) and drifting the versions "
+                   "Unsloth was tested with",
+         "install the stack first with exact pins, then `pip install --no-deps unsloth unsloth_zoo`");
+  return it.ip.run->no_deps || !it.torch_pinned;
+}
+
+// ---- inside an NGC container: torch (or a package that pulls its own) upgraded or unpinned
+void replaces_container_torch(const Item& it, Reporter& out) {
+  const PkgRun& run = *it.ip.run;
+  const std::string& n = it.r.name;
+  if (run.no_deps || !query::has_role(n, "replaces-ngc-torch")) return;
+  if (it.pinned && !run.upgrade) return;
+  if (!query::has_role(n, "torch-itself") && it.torch_pinned) return;  // the torch pin holds for the rest
+  warn(out, it,
+       it.what + (run.upgrade ? " upgraded" : " installed unpinned") +
+           " inside an NGC container: pip re-resolves torch from PyPI and replaces the container's matched "
+           "torch/triton/flash-attn build (on aarch64 possibly with a CPU-only wheel)",
+       "keep the container's torch: use `pip install --no-deps ...`, or pin torch with a constraints / "
+       "`uv pip install --override` file");
+}
+
+// ---- bare pip: torch, triton, xformers, transformers without an exact pin. True when reported.
+bool core_stack_unpinned(const Item& it, Reporter& out) {
+  if (!query::has_role(it.r.name, "core-stack") || it.pinned) return false;
+  warn(out, it,
+       it.what + (query::lower_bound_only(it.r) ? " has only a lower bound" : " is not pinned") +
+           " on bare pip: every fresh install resolves a different torch/triton/transformers combination, and on "
+           "aarch64 PyPI torch is CPU-only",
+       "pin exact versions (==) with the CUDA build (torch==X+cu130 from the cu130 index), or use a lock file / "
+       "constraints file");
+  return true;
+}
+
+// ---- bare pip: a torch dependent with only a lower bound
+void dependent_lower_bound(const Item& it, Reporter& out) {
+  if (it.pinned || !query::lower_bound_only(it.r) || !query::has_role(it.r.name, "depends-on-torch")) return;
+  warn(out, it,
+       it.what + " has only a lower bound: the next release is installed without a test, and version coupling "
+                 "(trl/transformers/bitsandbytes vs Unsloth and torch) has broken Spark setups",
+       "pin an exact version (==) or add an upper bound, or install from a lock file");
+}
+
+// ---- bare pip: a torch dependent unpinned while nothing pins torch
+void dependent_unpinned(const Item& it, Reporter& out) {
+  if (it.pinned || !it.r.specifier.empty() || !query::has_role(it.r.name, "depends-on-torch")) return;
+  if (it.torch_pinned || replaces_pypi(*it.ip.run)) return;
+  warn(out, it,
+       it.what + " is unpinned and nothing pins torch: its torch requirement re-resolves torch from PyPI, which on "
+                 "aarch64 swaps the CUDA torch for a CPU-only wheel",
+       "pin torch (torch==X+cu130 with the cu130 index, or `--override`/constraints) and pin " + it.r.name);
+}
+
+void judge(const Project& p, const InstalledPackage& ip, Reporter& out) {
+  const Requirement& r = *ip.req;
+  const PkgRun& run = *ip.run;
+  const Image* ngc = query::ngc_image(*ip.env);
+  Item it{ip, r, r.raw.empty() ? r.name : r.raw, query::exact(r) || query::pinned(p, run, r.name),
+          query::pinned(p, run, "torch"), query::command_of(ip)};
+  if (ngc) it.rel.push_back({ngc->loc, "NGC container with a pinned torch stack"});
+  if (unsloth_with_deps(it, out)) return;
+  if (ngc) return replaces_container_torch(it, out);
+  if (core_stack_unpinned(it, out) || run.no_deps) return;
+  if (query::lower_bound_only(r)) dependent_lower_bound(it, out);
+  else dependent_unpinned(it, out);
+}
+
 class G9 : public Rule {
  public:
   std::string_view id() const override { return "G9"; }
-
   void check(const Project& p, Reporter& out) const override {
-    std::map<std::pair<std::string, int>, Finding> by_line;
-    auto add = [&](const Location& loc, std::string msg, std::string fix, std::vector<Related> rel) {
-      Finding f;
-      f.rule = "G9";
-      f.level = Level::Warning;
-      f.loc = loc;
-      f.message = std::move(msg);
-      f.fix = std::move(fix);
-      f.related = std::move(rel);
-      by_line.emplace(std::make_pair(loc.path, loc.range.line), std::move(f));
-    };
-    for (const PkgEnv& env : package_envs(p)) {
-      bool ngc = env.image && is_ngc_framework_image(env.image->ref);
-      for (const PkgRun& run : env.runs) {
-        Installer t = run.install->tool;
-        if (t == Installer::PyprojectDeps || t == Installer::Conda || t == Installer::CondaEnvFile) continue;
-        bool torch_pinned = run_pins(p, run, "torch");
-        for (const PkgMember& m : run.members) {
-          for (const Requirement& r : m.install->packages) {
-            if (requirement_skips_aarch64(r)) continue;
-            if (r.name.empty()) continue;
-            std::vector<Related> rel;
-            if (m.file != run.file) rel.push_back({run.install->loc, "installed by this command"});
-            if (ngc) rel.push_back({env.image->loc, "NGC container with a pinned torch stack"});
-            const std::string& n = r.name;
-            bool pinned = exact(r) || run_pins(p, run, n);
-            std::string what = r.raw.empty() ? n : r.raw;
-            bool unsloth = n == "unsloth" || n == "unsloth-zoo";
-            if (unsloth && !run.no_deps && !torch_pinned) {
-              add(r.loc,
-                  what + " installed with its dependencies: the resolver pulls torch, xformers, triton, transformers "
-                         "and trl from PyPI, replacing the CUDA torch (on aarch64 with a CPU-only one) and drifting "
-                         "the versions Unsloth was tested with",
-                  "install the stack first with exact pins, then `pip install --no-deps unsloth unsloth_zoo`", rel);
-              continue;
-            }
-            if (unsloth && run.no_deps) continue;
-            if (ngc) {
-              if (run.no_deps || !torch_replacers().count(n)) continue;
-              if (pinned && !run.upgrade) continue;
-              if (n != "torch" && n != "triton" && torch_pinned) continue;
-              add(r.loc,
-                  what + (run.upgrade ? " upgraded" : " installed unpinned") +
-                      " inside an NGC container: pip re-resolves torch from PyPI and replaces the container's "
-                      "matched torch/triton/flash-attn build (on aarch64 possibly with a CPU-only wheel)",
-                  "keep the container's torch: use `pip install --no-deps ...`, or pin torch with a constraints / "
-                  "`uv pip install --override` file",
-                  rel);
-              continue;
-            }
-            if (core_stack().count(n) && !pinned) {
-              add(r.loc,
-                  what + (lower_bound_only(r) ? " has only a lower bound" : " is not pinned") +
-                      " on bare pip: every fresh install resolves a different torch/triton/transformers "
-                      "combination, and on aarch64 PyPI torch is CPU-only",
-                  "pin exact versions (==) with the CUDA build (torch==X+cu130 from the cu130 index), or use a lock "
-                  "file / constraints file",
-                  rel);
-            } else if (run.no_deps) {
-              continue;  // nothing re-resolves torch; the package itself is the user's choice
-            } else if (!pinned && lower_bound_only(r) && torch_dependents().count(n)) {
-              add(r.loc,
-                  what + " has only a lower bound: the next release is installed without a test, and version "
-                         "coupling (trl/transformers/bitsandbytes vs Unsloth and torch) has broken Spark setups",
-                  "pin an exact version (==) or add an upper bound, or install from a lock file", rel);
-            } else if (!pinned && r.specifier.empty() && torch_dependents().count(n) && !torch_pinned &&
-                       !replaces_pypi(run)) {
-              add(r.loc,
-                  what + " is unpinned and nothing pins torch: its torch requirement re-resolves torch from PyPI, "
-                         "which on aarch64 swaps the CUDA torch for a CPU-only wheel",
-                  "pin torch (torch==X+cu130 with the cu130 index, or `--override`/constraints) and pin " + n, rel);
-            }
-          }
-        }
+    for (const PkgEnv& env : query::environments(p))
+      for (const InstalledPackage& ip : query::packages_in(env)) {
+        Installer t = ip.run->install->tool;
+        // pyproject [project] ranges describe a package, not an install; conda is judged by G1
+        if (t == Installer::PyprojectDeps || query::conda_like(t) || ip.req->name.empty()) continue;
+        judge(p, ip, out);
       }
-    }
-    for (auto& [k, f] : by_line) out.report(std::move(f));
   }
 };
 

@@ -2,9 +2,16 @@
 #include <catch2/catch.hpp>
 
 #include "analysis/launch.h"
+#include "query/commands.h"
+#include "query/config.h"
+#include "query/layout.h"
+#include "knowledge/knowledge.h"
+#include "query/python.h"
 #include "parsers/shell.h"
 
 using namespace sc;
+using sc::query::command_layout;
+using sc::query::sbatch_layout;
 
 namespace {
 
@@ -27,6 +34,17 @@ TEST_CASE("int_literal accepts plain integers only", "[launch]") {
   CHECK_FALSE(int_literal("2.0"));
   CHECK_FALSE(int_literal("auto"));
   CHECK_FALSE(int_literal(""));
+}
+
+TEST_CASE("read_int never throws and marks numbers too large to read", "[launch]") {
+  CHECK(read_int("2147483647").value == 2147483647L);
+  IntLiteral big = read_int("99999999999999");
+  CHECK_FALSE(big.value);
+  CHECK(big.unreadable);
+  IntLiteral huge = read_int(std::string(400, '9'));
+  CHECK(huge.unreadable);
+  CHECK_FALSE(read_int("-2").unreadable);
+  CHECK_FALSE(read_int("-2").value);
 }
 
 TEST_CASE("command_layout reads torchrun, accelerate, deepspeed and Hydra overrides", "[launch]") {
@@ -77,4 +95,57 @@ TEST_CASE("program lookup and test paths", "[launch]") {
   CHECK(is_test_path("conftest.py"));
   CHECK_FALSE(is_test_path("examples/train.py"));
   CHECK_FALSE(is_test_path("contest/run.sh"));
+}
+
+TEST_CASE("query::int_flag: last occurrence, no exceptions, unreadable places", "[launch][query]") {
+  Command c = first_command("vllm serve m --tp 2 --tensor-parallel-size=4 -N3\n");
+  auto v = query::int_flag(c, {"--tp", "--tensor-parallel-size"});
+  REQUIRE(v);
+  CHECK(v->value == 4);
+  CHECK(query::int_flag(c, {"-N"})->value == 3);
+  CHECK_FALSE(query::int_flag(c, {"--pp"}));
+  query::Unreadable bad;
+  Command big = first_command("vllm serve m --tensor-parallel-size 99999999999999\n");
+  CHECK_FALSE(query::int_flag(big, {"--tensor-parallel-size"}, &bad));
+  REQUIRE(bad.places.size() == 1);
+  CHECK(bad.places[0].range.line == 1);
+  CHECK_FALSE(query::int_flag(first_command("x --tp $TP\n"), {"--tp"}, &bad));
+  CHECK(bad.places.size() == 1);
+}
+
+TEST_CASE("query::runs and launcher_of read the launchers table", "[launch][query]") {
+  CHECK(query::launcher_of(first_command("docker run img vllm serve m\n")) == "vllm");
+  CHECK(query::launcher_of(first_command("python -m torch.distributed.run x.py\n")) == "torchrun");
+  CHECK(query::launcher_of(first_command("trl vllm-serve --model m\n")) == "trl-vllm-serve");
+  CHECK(query::launcher_of(first_command("trl grpo --config c.yaml\n")) == "trl");
+  CHECK(query::launcher_of(first_command("vllm bench m\n")) == "");
+  CHECK(query::runs(first_command("sglang serve m\n"), "sglang"));
+  auto o = query::overrides(first_command("python x.py +model.tensor_model_parallel_size=2 --a=b\n"),
+                            "tensor_model_parallel_size");
+  REQUIRE(o.size() == 1);
+  CHECK(o[0].first == "+model.tensor_model_parallel_size");
+}
+
+TEST_CASE("query::config_int and python kwargs", "[launch][query]") {
+  std::vector<ConfigEntry> cfg(2);
+  cfg[0].path = {"trainer", "devices"};
+  cfg[0].value = "auto";
+  cfg[1].path = {"num_machines"};
+  cfg[1].value = "2";
+  CHECK_FALSE(query::config_int(cfg, {"trainer.devices"}));
+  CHECK(query::config_int(cfg, {"num_machines"})->value == 2);
+  CHECK(query::parent_key(cfg[0]) == "trainer");
+  CHECK(query::top_keys(cfg) == std::set<std::string>{"num_machines"});  // one-element paths only
+  PyCall call;
+  call.resolved = "vllm.LLM";
+  call.args.resize(2);
+  call.args[0].literal = "m";
+  call.args[1].keyword = "tensor_parallel_size";
+  CHECK(query::kwarg(call, "tensor_parallel_size") == &call.args[1]);
+  CHECK(query::positional(call, 0) == &call.args[0]);
+  CHECK(query::positional(call, 1) == nullptr);
+  CHECK(query::callee_name(call) == "LLM");
+  const auto& kw = knowledge::table("tp-kwargs");
+  CHECK(query::call_matches(call, kw.entries[0]));
+  CHECK_FALSE(query::call_matches(call, kw.entries[1]));  // tensorrt_llm.
 }

@@ -317,6 +317,37 @@ TEST_CASE("CUDA tags of URLs and package names", "[packaging]") {
   CHECK(major("tensorrt-cu12-libs") == 12);
   CHECK(major("sgl-kernel") == 12);
   CHECK(major("transformers") == 0);
+  CHECK(major("jax[cuda120]") == 0);
+}
+
+TEST_CASE("CUDA numbers that cannot be read never throw", "[packaging]") {
+  CHECK(cuda_tag("cu99999999999").unreadable);
+  CHECK(cuda_tag("cu99999999999").value == -1);
+  CHECK(cuda_tag("cu1234").unreadable);
+  CHECK(cuda_tag("cu130").value == 130);
+  CHECK(cuda_tag("cu12").value == 120);
+  CHECK_FALSE(cuda_tag("cuda").unreadable);
+  CHECK_FALSE(digits_value("99999999999"));
+  CHECK(digits_value("42") == 42);
+  CHECK_FALSE(digits_value(""));
+  ImageCuda odd = image_cuda("nvcr.io/nvidia/pytorch:24.10-py3::x");
+  CHECK(odd.unreadable);
+  CHECK_FALSE(odd.known);
+  CHECK(image_cuda("nvidia/cuda:99999999999.1-base").known == false);
+  CHECK(cuda_of_url("https://download.pytorch.org/whl/cu99999999999") == -1);
+}
+
+TEST_CASE("aarch64 exclusion: markers and wheel tags from knowledge/platforms.yaml", "[packaging]") {
+  auto skips = [](const std::string& spec) {
+    Requirement r;
+    parse_requirement(spec, r);
+    return requirement_skips_aarch64(r);
+  };
+  CHECK(skips("flash-attn; platform_machine == 'x86_64'"));
+  CHECK(skips("flash-attn; platform_system != 'Linux'"));  // was missing from the G1/G9 list
+  CHECK_FALSE(skips("flash-attn; platform_machine == 'aarch64'"));
+  CHECK(skips("torch @ https://example.org/torch-2.9.1-cp312-cp312-manylinux_2_28_x86_64.whl"));
+  CHECK_FALSE(skips("torch @ https://example.org/torch-2.9.1-cp312-cp312-manylinux_2_28_aarch64.whl"));
 }
 
 TEST_CASE("install derivation from commands", "[packaging]") {

@@ -1,0 +1,173 @@
+// Docker Compose files: the YAML is read as config like any YAML file, and each
+// service's `command:` / `entrypoint:` (string or list) becomes Command facts
+// with its `environment:` as the shell's known variables; `environment:` and
+// `build.args` become EnvSetting facts, `image:` an Image fact, `build.dockerfile`
+// a FileRef.
+#include <map>
+
+#include "parsers/config.h"
+#include "parsers/embedded.h"
+#include "parsers/shell.h"
+
+namespace sc {
+namespace {
+
+struct Service {
+  std::vector<const ConfigEntry*> command, entrypoint;  // one scalar, or list items
+  std::vector<const ConfigEntry*> environment, args;
+  const ConfigEntry* image = nullptr;
+  const ConfigEntry* dockerfile = nullptr;
+};
+
+// "A=1" list items or `A: 1` map entries -> (name, value).
+std::pair<std::string, std::string> env_pair(const ConfigEntry& e) {
+  if (e.key().empty() || e.key()[0] != '[') return {e.key(), e.value};
+  size_t eq = e.value.find('=');
+  if (eq == std::string::npos) return {e.value, ""};
+  return {e.value.substr(0, eq), e.value.substr(eq + 1)};
+}
+
+std::map<std::string, Service> services(const FileFacts& f) {
+  std::map<std::string, Service> out;
+  for (const ConfigEntry& e : f.config) {
+    const auto& p = e.path;
+    if (!e.scalar || p.size() < 3 || p[0] != "services") continue;
+    Service& s = out[p[1]];
+    const std::string& k = p[2];
+    bool item = p.size() == 4 && starts_with(p[3], "[");
+    if ((k == "command" || k == "entrypoint") && (p.size() == 3 || item))
+      (k == "command" ? s.command : s.entrypoint).push_back(&e);
+    else if (k == "environment" && p.size() == 4) s.environment.push_back(&e);
+    else if (k == "image" && p.size() == 3) s.image = &e;
+    else if (k == "build" && p.size() == 4 && p[3] == "dockerfile") s.dockerfile = &e;
+    else if (k == "build" && p.size() == 5 && p[3] == "args") s.args.push_back(&e);
+  }
+  return out;
+}
+
+class ComposeReader {
+ public:
+  ComposeReader(const SourceFile& src, FileFacts& out, ParseDiag& diag) : src_(src), out_(out), diag_(diag) {}
+
+  void service(const Service& s) {
+    std::map<std::string, std::string> vars;
+    for (const ConfigEntry* e : s.environment) env(*e, "yaml", &vars);
+    for (const ConfigEntry* e : s.args) env(*e, "build-arg", nullptr);
+    if (s.image) image(*s.image);
+    if (s.dockerfile) out_.refs.push_back({s.dockerfile->value, "dockerfile", "", -1, s.dockerfile->value_loc});
+    // entrypoint then command: the container runs them as one argv
+    std::vector<const ConfigEntry*> all = s.entrypoint;
+    all.insert(all.end(), s.command.begin(), s.command.end());
+    if (all.size() == 1 && !starts_with(all[0]->key(), "[")) return script(*all[0], vars);
+    if (!all.empty()) argv(all, vars);
+  }
+
+ private:
+  const SourceFile& src_;
+  FileFacts& out_;
+  ParseDiag& diag_;
+
+  void env(const ConfigEntry& e, const char* origin, std::map<std::string, std::string>* vars) {
+    auto [name, value] = env_pair(e);
+    if (name.empty()) return;
+    out_.env.push_back({name, value, origin, -1, e.value_loc});
+    if (vars) (*vars)[name] = value;
+  }
+
+  void image(const ConfigEntry& e) {
+    Expanded x = expand_word(e.value, {});  // ${TAG:-25.11} takes its default
+    if (!x.resolved || x.text.empty()) return;
+    Image im;
+    im.ref = x.text;
+    im.written = e.value;
+    im.stage = -1;
+    im.loc = e.value_loc;
+    out_.images.push_back(std::move(im));
+  }
+
+  // The scalar's text line by line, each found on or after the scalar's first line.
+  EmbedMap map_of(const ConfigEntry& e, const std::string& text) {
+    EmbedMap m;
+    int line = e.value_loc.range.line;
+    for (const std::string& l : split(text, '\n')) {
+      int at = line;
+      for (int k = line; k <= std::min(src_.line_count(), line + 50); ++k)
+        if (src_.line(k).find(l) != std::string_view::npos) { at = k; break; }
+      m.add(src_, at, l);
+      line = at + 1;
+    }
+    return m;
+  }
+
+  // `command: >` folds its lines into one: read them as one command continued
+  // with `\` over the same lines, so every word keeps its place.
+  bool folded(const ConfigEntry& e, std::string& text, EmbedMap& m) {
+    int l = e.value_loc.range.line;
+    if (l < 1 || l > src_.line_count() || trim(e.value).find('\n') != std::string::npos) return false;
+    std::string head = trim(src_.line(l));
+    if (!ends_with(head, ">") && !ends_with(head, ">-") && !ends_with(head, ">+")) return false;
+    std::string want = trim(e.value), got;
+    for (++l; l <= src_.line_count() && got.size() < want.size(); ++l) {
+      std::string t = trim(src_.line(l));
+      if (t.empty()) continue;
+      if (!text.empty()) text += " \\\n";
+      text += t;
+      got += (got.empty() ? "" : " ") + t;
+      m.add(src_, l, t);
+    }
+    return got == want;
+  }
+
+  void script(const ConfigEntry& e, const std::map<std::string, std::string>& vars) {
+    std::string text;
+    EmbedMap m;
+    if (!folded(e, text, m)) {
+      text = e.value;
+      m = map_of(e, e.value);
+    }
+    SourceFile view(src_.path(), text);
+    FileFacts tmp;
+    ParseDiag d;
+    parse_shell(view, vars, -1, "compose", tmp, d);
+    embed_remap(tmp, d, m);
+    embed_merge(out_, std::move(tmp), 0);
+    for (Notification& n : d.notes) diag_.notes.push_back(std::move(n));
+  }
+
+  // List form: no shell splits it; `sh -c BODY` bodies are parsed as scripts.
+  void argv(const std::vector<const ConfigEntry*>& items, const std::map<std::string, std::string>& vars) {
+    Command c;
+    c.context = "compose";
+    c.loc = items[0]->value_loc;
+    for (const ConfigEntry* e : items) c.argv.push_back(Word{e->value, e->value, true, e->value_loc});
+    out_.commands.push_back(c);
+    std::string prog = c.argv[0].text.substr(c.argv[0].text.rfind('/') == std::string::npos ? 0 : c.argv[0].text.rfind('/') + 1);
+    if (prog != "bash" && prog != "sh") return;
+    for (size_t i = 1; i + 1 < items.size(); ++i)
+      if (starts_with(items[i]->value, "-") && items[i]->value.find('c') != std::string::npos)
+        return script(*items[i + 1], vars);
+  }
+};
+
+class ComposeParser : public Parser {
+ public:
+  FileKind kind() const override { return FileKind::Yaml; }
+  int priority() const override { return 5; }
+  bool accepts(const FileInfo& f) const override {
+    std::string n = lower(f.name);
+    if (!ends_with(n, ".yml") && !ends_with(n, ".yaml")) return false;
+    return starts_with(n, "docker-compose") || starts_with(n, "compose.") || starts_with(n, "compose-") ||
+           starts_with(n, "podman-compose");
+  }
+  void parse(const SourceFile& src, FileFacts& out, ParseDiag& diag) const override {
+    yaml_entries(src, out.config, diag);
+    ComposeReader r(src, out, diag);
+    for (const auto& [name, s] : services(out)) r.service(s);
+  }
+};
+
+}  // namespace
+
+SPARKCHECK_PARSER(ComposeParser);
+
+}  // namespace sc

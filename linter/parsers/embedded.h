@@ -1,0 +1,36 @@
+// Text embedded in another file (a Markdown code block, a compose `command:`
+// string): parsed as a file of its own, then every location moved back onto
+// the file that holds it.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "core/facts.h"
+#include "core/registry.h"
+
+namespace sc {
+
+// Where each line of the embedded text sits in the real file: view line i
+// (0-based) is real line `lines[i].line`, starting `lines[i].cols` code points in.
+struct EmbedMap {
+  struct Line { int line = 0; int cols = 0; };
+  std::vector<Line> lines;
+  // Map line i of `text` onto the real file, given the real line each starts on:
+  // the view line is found as a suffix of the real line (the prefix being
+  // indentation, a list marker or `> `); when it is not, column 0.
+  void add(const SourceFile& real, int real_line, std::string_view view_line);
+};
+
+Range embed_range(const EmbedMap& m, Range r);
+// Move every location in `f` and `d` through `m`.
+void embed_remap(FileFacts& f, ParseDiag& d, const EmbedMap& m);
+// Append `from` to `into` (stages of Dockerfile facts shifted by `stage_shift`).
+void embed_merge(FileFacts& into, FileFacts&& from, int stage_shift);
+
+// Parse `text` (lines mapped by `m`) with the parser registered for a file named
+// `name` ("Dockerfile", "x.yaml"...), remap and merge into `out`. False when no
+// parser takes that name.
+bool parse_embedded(const SourceFile& real, const std::string& name, std::string text, const EmbedMap& m,
+                    FileFacts& out, ParseDiag& diag);
+
+}  // namespace sc

@@ -1,0 +1,134 @@
+// Commands and assignments that name a container image become Image facts, as
+// a FROM line does: `docker run/pull/create`, `podman run/pull/create`,
+// `enroot import docker://...`, `srun --container-image=...`, and `IMAGE=` /
+// `*_IMAGE=` assignments. Dockerfiles keep one Image per stage, so their RUN
+// commands are left out.
+#include <set>
+
+#include "core/registry.h"
+
+namespace sc {
+namespace {
+
+std::string base(const std::string& p) {
+  size_t k = p.rfind('/');
+  return k == std::string::npos ? p : p.substr(k + 1);
+}
+
+// docker/podman options of run/create/pull that take a separate value.
+bool takes_value(const std::string& opt) {
+  static const std::set<std::string> v = {
+      "-e", "--env", "-v", "--volume", "-p", "--publish", "--name", "--gpus", "--network", "--net", "--ipc",
+      "--ulimit", "-w", "--workdir", "--shm-size", "--runtime", "--entrypoint", "--device", "--mount",
+      "--env-file", "-u", "--user", "--platform", "--label", "-l", "--hostname", "-h", "--cpus", "--memory",
+      "-m", "--restart", "--add-host", "--cap-add", "--cap-drop", "--security-opt", "--volumes-from", "--pull",
+      "--log-driver", "--log-opt", "--tmpfs", "--group-add", "--pid", "--uts", "--userns", "--cgroupns",
+      "--stop-signal", "--dns", "--expose", "--link", "--memory-swap", "--cpuset-cpus", "--health-cmd",
+      "--label-file", "--cidfile", "--init-path", "--stop-timeout", "--pids-limit", "-a", "--attach",
+      "--device-cgroup-rule", "--ip", "--mac-address", "--annotation", "--hooks-dir", "--secret", "--arch",
+      "--os", "--variant", "--creds", "--authfile", "--cgroup-parent", "--storage-opt", "--sysctl"};
+  return v.count(opt) > 0;
+}
+
+bool looks_like_image(const std::string& s) {
+  if (s.empty() || s[0] == '-' || s.find_first_of(" \t=") != std::string::npos) return false;
+  return s.find(':') != std::string::npos || s.find('/') != std::string::npos || s.find('$') != std::string::npos;
+}
+
+void push_image(FileFacts& f, std::string ref, std::string written, int stage, const Location& loc) {
+  Image im;
+  im.ref = std::move(ref);
+  im.written = std::move(written);
+  im.stage = stage;
+  im.loc = loc;
+  f.images.push_back(std::move(im));
+}
+
+// `docker run $IMAGE` after `IMAGE=ref`: the assignment already stands for it.
+// The image gets a stage of its own (its index), so the command run in it can name it.
+bool add(FileFacts& f, const Word& w, const Command& c, size_t from_env) {
+  if (!w.resolved) return false;
+  if (w.raw.find('$') != std::string::npos)
+    for (size_t i = from_env; i < f.images.size(); ++i)
+      if (f.images[i].ref == w.text) return false;
+  push_image(f, w.text, w.raw, c.stage >= 0 ? c.stage : static_cast<int>(f.images.size()), w.loc);
+  return true;
+}
+
+// `docker run IMAGE cmd args...`: cmd args, as a command run in the image just added.
+Command container_command(const FileFacts& f, const Command& c, size_t from) {
+  Command in;
+  in.argv.assign(c.argv.begin() + static_cast<long>(from), c.argv.end());
+  in.stage = f.images.back().stage;
+  in.context = "container";
+  in.loc = in.argv.front().loc;
+  return in;
+}
+
+// Index of the word after `argv[0] [sudo] docker run ...` options, or 0.
+size_t image_arg(const Command& c) {
+  const auto& a = c.argv;
+  size_t i = 0;
+  while (i < a.size() && (base(a[i].text) == "sudo" || base(a[i].text) == "time" || base(a[i].text) == "exec")) ++i;
+  if (i + 1 >= a.size()) return 0;
+  std::string prog = base(a[i].text);
+  if (prog == "docker" || prog == "podman" || prog == "nerdctl" || prog == "nvidia-docker") {
+    size_t k = i + 1;
+    if (k < a.size() && a[k].text == "container") ++k;
+    if (k < a.size() && a[k].text == "image") ++k;
+    if (k >= a.size()) return 0;
+    std::string sub = a[k].text;
+    if (sub != "run" && sub != "create" && sub != "pull") return 0;
+    for (++k; k < a.size(); ++k) {
+      const std::string& t = a[k].text;
+      if (t == "--") continue;
+      if (!starts_with(t, "-")) return looks_like_image(t) ? k : 0;
+      if (t.find('=') == std::string::npos && takes_value(t)) ++k;
+    }
+    return 0;
+  }
+  if (prog == "enroot" && a[i + 1].text == "import") {
+    for (size_t k = i + 2; k < a.size(); ++k)
+      if (starts_with(a[k].text, "docker://")) return k;
+    return 0;
+  }
+  return 0;
+}
+
+void image_commands(FileFacts& f) {
+  if (f.kind == FileKind::Dockerfile) return;
+  size_t from_env = f.images.size();
+  for (const EnvSetting& e : f.env) {
+    if (e.origin != "export" && e.origin != "assign" && e.origin != "yaml") continue;
+    if (e.name != "IMAGE" && !ends_with(e.name, "_IMAGE")) continue;
+    if (!looks_like_image(e.value) || e.value.find('$') != std::string::npos) continue;
+    push_image(f, e.value, e.value, e.stage, e.loc);
+  }
+  std::vector<Command> in_containers;
+  for (const Command& c : f.commands) {
+    if (size_t k = image_arg(c); k > 0) {
+      Word w = c.argv[k];
+      if (starts_with(w.text, "docker://")) w.text = w.text.substr(9);
+      if (size_t h = w.text.find('#'); h != std::string::npos) w.text[h] = '/';  // enroot: registry#image
+      if (add(f, w, c, from_env) && k + 1 < c.argv.size()) in_containers.push_back(container_command(f, c, k + 1));
+      continue;
+    }
+    if (c.argv.empty() || base(c.argv[0].text) != "srun") continue;
+    for (size_t k = 1; k < c.argv.size(); ++k) {
+      Word w = c.argv[k];
+      const std::string flag = "--container-image";
+      if (w.text == flag && k + 1 < c.argv.size()) w = c.argv[k + 1];
+      else if (starts_with(w.text, flag + "=")) w.text = w.text.substr(flag.size() + 1);
+      else continue;
+      if (looks_like_image(w.text)) add(f, w, c, from_env);
+      break;
+    }
+  }
+  for (Command& c : in_containers) f.commands.push_back(std::move(c));
+}
+
+}  // namespace
+
+SPARKCHECK_POST_PARSE(image_commands);
+
+}  // namespace sc

@@ -1,0 +1,238 @@
+// Markdown (CommonMark, libcmark): the code blocks of a README are parsed as
+// the file kinds their info strings name (```bash, ```dockerfile, ```yaml...),
+// untagged and indented blocks only when their first line is a command. Prose
+// is never read. Shell blocks share variables in document order, so an
+// `export TP=2` block feeds a later `--tensor-parallel-size $TP`.
+#include <cmark.h>
+
+#include <cctype>
+#include <map>
+#include <memory>
+#include <set>
+
+#include "parsers/embedded.h"
+#include "parsers/shell.h"
+
+namespace sc {
+namespace {
+
+struct Block {
+  std::string lang;   // lower-case first word of the info string, "" when untagged
+  int first_line = 0; // real line of the block's first content line
+  std::vector<std::string> lines;
+};
+
+std::vector<std::string> split_lines(const std::string& s) {
+  std::vector<std::string> v = split(s, '\n');
+  if (!v.empty() && v.back().empty()) v.pop_back();
+  return v;
+}
+
+std::vector<Block> code_blocks(const std::string& text) {
+  std::vector<Block> out;
+  std::unique_ptr<cmark_node, void (*)(cmark_node*)> doc(
+      cmark_parse_document(text.data(), text.size(), CMARK_OPT_DEFAULT), cmark_node_free);
+  if (!doc) return out;
+  std::unique_ptr<cmark_iter, void (*)(cmark_iter*)> it(cmark_iter_new(doc.get()), cmark_iter_free);
+  cmark_event_type ev;
+  while ((ev = cmark_iter_next(it.get())) != CMARK_EVENT_DONE) {
+    cmark_node* n = cmark_iter_get_node(it.get());
+    if (ev != CMARK_EVENT_ENTER || cmark_node_get_type(n) != CMARK_NODE_CODE_BLOCK) continue;
+    Block b;
+    const char* info = cmark_node_get_fence_info(n);
+    const char* lit = cmark_node_get_literal(n);
+    std::string i = info ? trim(info) : std::string();
+    while (!i.empty() && (i[0] == '{' || i[0] == '.')) i.erase(0, 1);  // ```{.bash}
+    b.lang = lower(i.substr(0, i.find_first_of(" \t{},")));
+    b.lines = split_lines(lit ? lit : "");
+    out.push_back(std::move(b));
+    out.back().first_line = cmark_node_get_start_line(n);
+  }
+  return out;
+}
+
+// Fenced or indented: cmark reports both as code blocks; a fenced one has its
+// fence on the start line, so its content starts one line later.
+bool fence_line(std::string_view l) {
+  std::string t = trim(l);
+  while (starts_with(t, ">")) t = trim(std::string_view(t).substr(1));
+  if (!t.empty() && (t[0] == '-' || t[0] == '*' || t[0] == '+')) t = trim(std::string_view(t).substr(1));
+  size_t d = 0;
+  while (d < t.size() && std::isdigit(static_cast<unsigned char>(t[d]))) ++d;
+  if (d > 0 && d < t.size() && (t[d] == '.' || t[d] == ')')) t = trim(std::string_view(t).substr(d + 1));
+  return starts_with(t, "```") || starts_with(t, "~~~");
+}
+
+std::string first_word(std::string_view l) {
+  std::string t = trim(l);
+  if (starts_with(t, "$ ") || starts_with(t, "# ")) t = trim(std::string_view(t).substr(2));
+  if (starts_with(t, "sudo ")) t = trim(std::string_view(t).substr(5));
+  return t.substr(0, t.find_first_of(" \t"));
+}
+
+// An untagged or indented block whose first non-blank line starts with a
+// program people run from READMEs.
+bool looks_like_commands(const Block& b) {
+  static const std::set<std::string> progs = {
+      "pip", "pip3", "uv", "conda", "mamba", "micromamba", "docker", "podman", "enroot", "srun", "sbatch",
+      "torchrun", "accelerate", "deepspeed", "vllm", "python", "python3", "export", "git", "apt", "apt-get",
+      "huggingface-cli", "hf", "nvidia-smi", "trtllm-serve", "trtllm-build", "sglang", "mpirun", "bash",
+      "cd", "curl", "wget", "llamafactory-cli", "tune", "ollama", "nvcc", "cmake", "make"};
+  for (const std::string& l : b.lines) {
+    std::string t = trim(l);
+    if (t.empty()) continue;
+    return progs.count(first_word(t)) > 0;
+  }
+  return false;
+}
+
+// What a block's info string says it holds: a file name the registry knows, "sh", or "".
+std::string kind_of(const Block& b) {
+  const std::string& l = b.lang;
+  if (l == "sh" || l == "bash" || l == "shell" || l == "console" || l == "zsh" || l == "shell-session" ||
+      l == "shellsession" || l == "bash-session" || l == "terminal")
+    return "sh";
+  if (l == "dockerfile" || l == "docker" || l == "containerfile") return "Dockerfile";
+  if (l == "yaml" || l == "yml") return "block.yaml";
+  if (l == "toml") return "block.toml";
+  if (l == "json" || l == "jsonc") return "block.json";
+  if (l == "python" || l == "py" || l == "python3") return "block.py";
+  if (l == "ini" || l == "cfg") return "block.ini";
+  if (l.empty() && looks_like_commands(b)) return "sh";
+  return "";
+}
+
+// Bytes of the prompt that starts `l` ("$ ", "# " in console blocks,
+// "user@host:~$ "), 0 when it has none.
+size_t prompt(std::string_view l, bool console) {
+  size_t i = l.find_first_not_of(" \t");
+  if (i == std::string_view::npos) return 0;
+  std::string_view t = l.substr(i);
+  if (starts_with(t, "$ ") || (console && starts_with(t, "# "))) return i + 2;
+  size_t at = t.find('@'), colon = t.find(':'), sp = t.find(' ');
+  if (at == std::string_view::npos || colon == std::string_view::npos || at > colon || sp < colon) return 0;
+  size_t end = t.find_first_of("$#", colon);
+  if (end == std::string_view::npos || end + 1 >= t.size() || t[end + 1] != ' ') return 0;
+  if (t.substr(colon, end - colon).find(' ') != std::string_view::npos) return 0;
+  return i + end + 2;
+}
+
+// Documentation placeholders (`<your_token>`) read as redirections; make them
+// words of the same width.
+void placeholders(std::string& l) {
+  for (size_t b = l.find('<'); b != std::string::npos; b = l.find('<', b + 1)) {
+    if ((b > 0 && (l[b - 1] == '<' || l[b - 1] == '$')) || b + 1 >= l.size() || !std::isalpha(static_cast<unsigned char>(l[b + 1])))
+      continue;
+    size_t e = l.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-.:/", b + 1);
+    if (e == std::string::npos || l[e] != '>') continue;
+    l[b] = '_';
+    l[e] = '_';
+  }
+}
+
+// Console transcripts: keep prompt lines (prompt blanked, columns kept) and
+// their `\` continuations, blank the output lines.
+std::vector<std::string> strip_prompts(const std::vector<std::string>& lines, bool console) {
+  bool any = false;
+  for (const std::string& l : lines) any = any || prompt(l, false) > 0;
+  if (!any && !console) return lines;
+  std::vector<std::string> out;
+  bool cont = false;
+  for (const std::string& l : lines) {
+    if (size_t p = prompt(l, console && !any); p > 0) {  // `# ` is a root prompt only where no `$` is
+      out.push_back(std::string(p, ' ') + l.substr(p));
+    } else if (cont) {
+      out.push_back(l);
+    } else {
+      out.push_back(std::string());  // output
+      continue;
+    }
+    std::string t = trim(out.back());
+    cont = !t.empty() && t.back() == '\\';
+  }
+  return out;
+}
+
+class MarkdownReader {
+ public:
+  MarkdownReader(const SourceFile& src, FileFacts& out, ParseDiag& diag) : src_(src), out_(out), diag_(diag) {}
+
+  void block(Block& b) {
+    std::string kind = kind_of(b);
+    if (kind.empty()) return;
+    int start = b.first_line;
+    if (start >= 1 && start <= src_.line_count() && fence_line(src_.line(start))) ++start;
+    const std::vector<std::string> written = b.lines;  // prompts are blanked below, widths kept
+    if (kind == "sh") {
+      bool console = b.lang == "console" || b.lang == "shell-session" || b.lang == "shellsession" ||
+                     b.lang == "bash-session" || b.lang == "terminal";
+      b.lines = strip_prompts(b.lines, console);
+      for (std::string& l : b.lines) placeholders(l);
+    }
+    EmbedMap m;
+    std::string text;
+    for (size_t i = 0; i < b.lines.size(); ++i) {
+      m.add(src_, start + static_cast<int>(i), written[i]);
+      text += b.lines[i];
+      text += '\n';
+    }
+    if (b.lines.empty()) return;
+    out_.code_lines.push_back({start, start + static_cast<int>(b.lines.size()) - 1});
+    if (kind == "sh") return shell(std::move(text), m);
+    if (kind == "block.yaml" && compose_like(b)) kind = "compose.yaml";
+    ParseDiag d;
+    parse_embedded(src_, kind, std::move(text), m, out_, d);
+    keep_notes(d);
+  }
+
+ private:
+  const SourceFile& src_;
+  FileFacts& out_;
+  ParseDiag& diag_;
+  std::map<std::string, std::string> vars_;
+
+  static bool compose_like(const Block& b) {
+    for (const std::string& l : b.lines)
+      if (starts_with(l, "services:")) return true;
+    return false;
+  }
+
+  void shell(std::string text, const EmbedMap& m) {
+    SourceFile view(src_.path(), std::move(text));
+    FileFacts tmp;
+    ParseDiag d;
+    parse_shell(view, vars_, -1, "markdown", tmp, d);
+    for (const EnvSetting& e : tmp.env) vars_[e.name] = e.value;
+    embed_remap(tmp, d, m);
+    embed_merge(out_, std::move(tmp), 0);
+    keep_notes(d);
+  }
+
+  // A README's snippets are excerpts (`...`, a Dockerfile without FROM, JSON
+  // fragments): their syntax errors are not reported, only other notes.
+  void keep_notes(ParseDiag& d) {
+    for (Notification& n : d.notes)
+      if (n.id != "parse-error" && n.id != "parse-warning" && n.id.find("-syntax") == std::string::npos)
+        diag_.notes.push_back(std::move(n));
+  }
+};
+
+class MarkdownParser : public Parser {
+ public:
+  FileKind kind() const override { return FileKind::Markdown; }
+  bool accepts(const FileInfo& f) const override {
+    std::string n = lower(f.name);
+    return ends_with(n, ".md") || ends_with(n, ".mdx") || ends_with(n, ".markdown");
+  }
+  void parse(const SourceFile& src, FileFacts& out, ParseDiag& diag) const override {
+    out.kind = FileKind::Markdown;
+    MarkdownReader r(src, out, diag);
+    for (Block& b : code_blocks(src.text())) r.block(b);
+  }
+};
+
+}  // namespace
+
+SPARKCHECK_PARSER(MarkdownParser);
+
+}  // namespace sc

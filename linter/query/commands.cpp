@@ -1,0 +1,120 @@
+#include "query/commands.h"
+
+#include <algorithm>
+
+#include "knowledge/knowledge.h"
+
+namespace sc::query {
+
+std::optional<long> int_text(std::string_view text, const Location& at, Unreadable* bad) {
+  IntLiteral lit = read_int(text);
+  if (lit.unreadable && bad) bad->add(at);
+  return lit.value;
+}
+
+std::optional<long> int_word(const Word& w, Unreadable* bad) {
+  return w.resolved ? int_text(w.text, w.loc, bad) : std::nullopt;
+}
+
+namespace {
+
+// The value of `name` in argv word i: "--tp=2" / "-N2" inline, "--tp 2" the next word.
+std::optional<Word> value_at(const Command& c, size_t i, std::string_view name) {
+  const std::string& a = c.argv[i].text;
+  if (name.empty() || a.size() < name.size() || a.compare(0, name.size(), name) != 0) return std::nullopt;
+  if (a.size() == name.size()) {
+    if (i + 1 < c.argv.size()) return c.argv[i + 1];
+    return std::nullopt;
+  }
+  bool glued = name.size() == 2 && name[0] == '-' && name[1] != '-';
+  if (a[name.size()] != '=' && !glued) return std::nullopt;
+  Word w = c.argv[i];
+  w.text = a.substr(name.size() + (a[name.size()] == '=' ? 1 : 0));
+  return w;
+}
+
+}  // namespace
+
+std::optional<Word> flag_word(const Command& c, const std::vector<std::string>& names) {
+  std::optional<Word> found;  // the last occurrence wins, as with argparse
+  for (size_t i = 1; i < c.argv.size(); ++i)
+    for (const auto& n : names)
+      if (auto w = value_at(c, i, n)) {
+        found = std::move(w);
+        break;
+      }
+  return found;
+}
+
+std::optional<IntAt> int_flag(const Command& c, const std::vector<std::string>& names, Unreadable* bad) {
+  auto w = flag_word(c, names);
+  if (!w) return std::nullopt;
+  auto v = int_word(*w, bad);
+  if (!v) return std::nullopt;
+  return IntAt{*v, w->loc};
+}
+
+bool has_any_flag(const Command& c, const std::vector<std::string>& names) {
+  for (size_t i = 1; i < c.argv.size(); ++i)
+    for (const auto& n : names) {
+      const std::string& a = c.argv[i].text;
+      if (a == n || (a.size() > n.size() && a.compare(0, n.size(), n) == 0 && a[n.size()] == '=')) return true;
+    }
+  return false;
+}
+
+namespace {
+
+bool contains(const std::vector<std::string>& v, std::string_view s) {
+  return std::find(v.begin(), v.end(), s) != v.end();
+}
+
+bool subcommand_fits(const Command& c, int prog, const knowledge::Entry& e) {
+  const auto& subs = e.list("subcommands");
+  if (subs.empty()) return true;
+  size_t next = static_cast<size_t>(prog) + 1;
+  if (next >= c.argv.size()) return false;
+  const std::string& word = c.argv[next].text;
+  if (contains(e.list("not_subcommands"), word)) return false;
+  return contains(subs, "*") || contains(subs, word);
+}
+
+}  // namespace
+
+bool runs(const Command& c, std::string_view name) {
+  const knowledge::Entry* e = knowledge::table("launchers").find(name);
+  if (!e) return false;
+  if (!e->list("modules").empty() && find_module(c, e->list("modules")) >= 0) return true;
+  int prog = e->list("programs").empty() ? -1 : find_program(c, e->list("programs"));
+  return prog >= 0 && subcommand_fits(c, prog, *e);
+}
+
+std::string launcher_of(const Command& c) {
+  for (const auto& e : knowledge::table("launchers").entries)
+    if (runs(c, e.get("name"))) return e.get("name");
+  return "";
+}
+
+std::vector<std::pair<std::string, const Word*>> overrides(const Command& c, std::string_view key) {
+  std::vector<std::pair<std::string, const Word*>> out;
+  std::string dotted = "." + std::string(key);
+  for (const auto& w : c.argv) {
+    if (!w.resolved || starts_with(w.text, "-")) continue;
+    size_t eq = w.text.find('=');
+    if (eq == std::string::npos) continue;
+    std::string k = w.text.substr(0, eq);
+    std::string bare = starts_with(k, "+") ? k.substr(1) : k;
+    if (bare == key || ends_with(bare, dotted)) out.emplace_back(k, &w);
+  }
+  return out;
+}
+
+bool mentions(const Command& c, const std::vector<std::string>& words) {
+  for (const auto& w : c.argv)
+    if (w.resolved)
+      for (const auto& x : words)
+        if (w.text.find(x) != std::string::npos) return true;
+  return false;
+}
+
+}  // namespace sc::query

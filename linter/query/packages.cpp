@@ -1,0 +1,91 @@
+// The packaging questions shared by G1, G2 and G9.
+#include "query/packages.h"
+
+#include "knowledge/cuda.h"
+#include "knowledge/knowledge.h"
+
+namespace sc::query {
+
+const std::vector<PkgEnv>& environments(const Project& p) { return p.envs; }
+
+std::vector<InstalledPackage> packages_in(const PkgEnv& env) {
+  std::vector<InstalledPackage> out;
+  for (const PkgRun& run : env.runs)
+    for (const PkgMember& m : run.members)
+      for (const Requirement& r : m.install->packages)
+        if (!requirement_skips_aarch64(r)) out.push_back({&env, &run, &m, &r});
+  return out;
+}
+
+std::vector<InstalledPackage> installs_of(const Project& p, std::string_view name) {
+  std::vector<InstalledPackage> out;
+  for (const PkgEnv& env : environments(p))
+    for (const InstalledPackage& ip : packages_in(env))
+      if (ip.req->name == name) out.push_back(ip);
+  return out;
+}
+
+const PkgEnv* env_of(const Project& p, const Install& in) {
+  for (const PkgEnv& env : environments(p))
+    for (const PkgRun& run : env.runs)
+      if (run.install == &in && (!env.dockerfile || env.stage == in.stage)) return &env;
+  return nullptr;
+}
+
+bool run_installs(const PkgRun& run, std::string_view name) {
+  for (const PkgMember& m : run.members)
+    for (const Requirement& r : m.install->packages)
+      if (r.name == name) return true;
+  return false;
+}
+
+bool pinned(const Project& p, const PkgRun& run, const std::string& name) { return run_pins(p, run, name); }
+
+bool exact(const Requirement& r) { return !r.exact_version.empty() || r.hashed || !r.url.empty(); }
+
+bool lower_bound_only(const Requirement& r) {
+  return !r.specifier.empty() && !r.has_upper_bound && r.specifier.find('>') != std::string::npos;
+}
+
+bool pip_like(Installer t) {
+  return t == Installer::Pip || t == Installer::UvPip || t == Installer::UvAdd || t == Installer::RequirementsFile;
+}
+
+bool conda_like(Installer t) { return t == Installer::Conda || t == Installer::CondaEnvFile; }
+
+std::vector<Related> command_of(const InstalledPackage& ip) {
+  if (ip.member->file == ip.run->file) return {};
+  return {{ip.run->install->loc, "installed by this command"}};
+}
+
+std::vector<Related> install_sites(const Project& p, const ParsedFile& f) {
+  std::vector<Related> rel;
+  if (f.facts.kind != FileKind::Requirements) return rel;
+  for (const auto& c : where_installed(p, f)) {
+    if (!c.via.range.valid()) continue;
+    std::string what = c.dockerfile ? "installed in this Dockerfile stage" : "installed by this command";
+    if (c.image) what += " (base image " + c.image->ref + ")";
+    rel.push_back({c.via, what});
+  }
+  return rel;
+}
+
+std::vector<InstallContext> where_installed(const Project& p, const ParsedFile& f) { return p.contexts_for(f); }
+
+const Image* base_image(const Project& p, const ParsedFile& dockerfile, int stage) {
+  return p.stage_image(dockerfile, stage);
+}
+
+const Image* ngc_image(const PkgEnv& env) {
+  return env.image && is_ngc_framework_image(env.image->ref) ? env.image : nullptr;
+}
+
+bool has_role(std::string_view name, std::string_view role) {
+  const knowledge::Entry* e = knowledge::table("ml-packages").find(name);
+  if (!e) return false;
+  for (const std::string& r : e->list("roles"))
+    if (r == role) return true;
+  return false;
+}
+
+}  // namespace sc::query

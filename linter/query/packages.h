@@ -1,0 +1,65 @@
+// Questions the packaging rules (G1, G2, G9) ask of the project model: which packages an
+// environment installs, on which base image, whether a run pins a package, and what role a
+// package plays in the torch/CUDA stack (knowledge/packages.yaml).
+#pragma once
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "analysis/project.h"
+#include "core/diagnostics.h"
+
+namespace sc::query {
+
+// One requirement installed in an environment, with the run and member file holding it.
+struct InstalledPackage {
+  const PkgEnv* env;
+  const PkgRun* run;
+  const PkgMember* member;
+  const Requirement* req;
+};
+
+// The environments of the project (computed once by Project::link()).
+const std::vector<PkgEnv>& environments(const Project& p);
+// Every requirement of every run of `env`, in install order; those that pip never installs on
+// aarch64 Linux (marker, foreign wheel) left out.
+std::vector<InstalledPackage> packages_in(const PkgEnv& env);
+// Every install of `name` across the project's environments (aarch64-excluded ones left out).
+std::vector<InstalledPackage> installs_of(const Project& p, std::string_view name);
+// The environment an install command runs in: its Dockerfile stage, or its host file; null for
+// a requirements file that something else installs (see where_installed).
+const PkgEnv* env_of(const Project& p, const Install& in);
+// Does the run install `name` (any member)?
+bool run_installs(const PkgRun& run, std::string_view name);
+
+// An exact pin for `name` in the run, its constraint/override files or inline specs, or a lock file.
+bool pinned(const Project& p, const PkgRun& run, const std::string& name);
+// An exact (==, hash, URL) requirement on its own.
+bool exact(const Requirement& r);
+// Only a lower bound (">=x" with no upper bound).
+bool lower_bound_only(const Requirement& r);
+
+// Pip-like installers (pip, uv pip, uv add, a requirements file): the default index is PyPI.
+bool pip_like(Installer t);
+bool conda_like(Installer t);
+
+// "installed by this command" when the requirement sits in another file than its command.
+std::vector<Related> command_of(const InstalledPackage& ip);
+// The commands / Dockerfile stages that install requirements-like file `f` (with the base
+// image of each stage), as related places; empty for other kinds of file.
+std::vector<Related> install_sites(const Project& p, const ParsedFile& f);
+
+// Where requirements-like file `f` is installed: the Dockerfile stages / host commands whose
+// install runs pull it in (read off the environments), else one bare-host context.
+std::vector<InstallContext> where_installed(const Project& p, const ParsedFile& f);
+// The base image of a Dockerfile stage (following FROM <earlier stage>), or null.
+const Image* base_image(const Project& p, const ParsedFile& dockerfile, int stage);
+
+// The NGC framework image the environment runs on, or null.
+const Image* ngc_image(const PkgEnv& env);
+
+// knowledge/packages.yaml ml-packages: does `name` play `role` (core-stack, depends-on-torch,
+// replaces-ngc-torch, cuda-kernels)?
+bool has_role(std::string_view name, std::string_view role);
+
+}  // namespace sc::query

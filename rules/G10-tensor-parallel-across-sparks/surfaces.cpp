@@ -1,0 +1,213 @@
+#include "rules/G10-tensor-parallel-across-sparks/surfaces.h"
+
+#include <algorithm>
+#include <limits>
+
+#include "knowledge/knowledge.h"
+#include "query/config.h"
+#include "query/layout.h"
+#include "query/python.h"
+
+namespace sc::g10 {
+namespace {
+
+using knowledge::Entry;
+using knowledge::table;
+
+// A hit whose use (training / inference) a knowledge entry gives.
+Hit& add(Hits& out, const Entry& e, long tp, const Location& at, std::string surface, const Layout& lay, long world) {
+  Use u = e.get("use") == "inference" ? Use::Inference : Use::Training;
+  out.list.push_back({u, tp, at, std::move(surface), lay, world});
+  return out.list.back();
+}
+
+// "NeMo/Megatron {dotted}" with {dotted} replaced.
+std::string fill(std::string text, std::string_view field, const std::string& value) {
+  std::string mark = "{" + std::string(field) + "}";
+  if (size_t k = text.find(mark); k != std::string::npos) text.replace(k, mark.size(), value);
+  return text;
+}
+
+// a x b for GPU counts (both >= 0), saturating instead of overflowing on hostile input.
+long mul(long a, long b) { return b != 0 && a > std::numeric_limits<long>::max() / b ? std::numeric_limits<long>::max() : a * b; }
+
+long times_if_parallel(long acc, std::optional<long> v) { return v && *v > 1 ? mul(acc, *v) : acc; }
+
+// ---- launch lines: flags and Hydra overrides ----------------------------------
+
+// Product of the degrees > 1 that the flags of `tbl` state on the line.
+long flag_degrees(const Command& c, std::string_view tbl) {
+  long product = 1;
+  for (const Entry& e : table(tbl).entries)
+    if (auto v = query::int_flag(c, e.list("flags"))) product = times_if_parallel(product, v->value);
+  return product;
+}
+
+// PP x CP x DP on the line (flags and `model.pipeline_model_parallel_size=2` overrides).
+long line_degrees(const Command& c) {
+  static const std::vector<std::string> keys = table("degree-overrides").values();
+  long product = flag_degrees(c, "degree-flags");
+  for (const auto& w : c.argv)
+    for (const std::string& key : keys) {
+      if (!w.resolved || starts_with(w.text, "-") || w.text.find(key + "=") == std::string::npos) continue;
+      product = times_if_parallel(product, int_literal(w.text.substr(w.text.find('=') + 1)));
+    }
+  return product;
+}
+
+bool launcher_fits(const Command& c, const Entry& e) {
+  return e.get("launcher").empty() || query::runs(c, e.get("launcher"));
+}
+
+// `vllm serve --tensor-parallel-size 2`, Megatron `--tensor-model-parallel-size 2`, ...
+void tp_flags(const Command& c, const Layout& lay, Hits& out) {
+  long others = line_degrees(c), expert = flag_degrees(c, "expert-flags");
+  for (const Entry& e : table("tp-flags").entries) {
+    if (!launcher_fits(c, e)) continue;
+    auto v = query::int_flag(c, e.list("flags"), &out.bad);
+    if (!v || v->value <= 1) continue;
+    Hit& h = add(out, e, v->value, v->loc, e.get("name"), lay, std::max(mul(v->value, others), expert));
+    if (query::mentions(c, e.list("inference_words"))) h.use = Use::Inference;
+  }
+}
+
+// NeMo / Megatron-Bridge Hydra override `model.tensor_model_parallel_size=2`.
+void tp_overrides(const Command& c, const Layout& lay, Hits& out) {
+  long others = line_degrees(c);
+  for (const Entry& e : table("tp-overrides").entries)
+    for (const auto& [key, w] : query::overrides(c, e.get("name"))) {
+      auto v = query::int_text(w->text.substr(w->text.find('=') + 1), w->loc, &out.bad);
+      if (v && *v > 1) out.list.push_back({Use::Training, *v, w->loc, e.get("surface") + " " + key, lay, mul(*v, others)});
+    }
+}
+
+void commands(const Command& c, const Layout& file_layout, Hits& out) {
+  if (c.argv.empty()) return;
+  Layout lay = merge(query::command_layout(c), file_layout);
+  tp_flags(c, lay, out);
+  tp_overrides(c, lay, out);
+}
+
+// ---- config files ---------------------------------------------------------------
+
+bool is_axolotl(const std::vector<ConfigEntry>& cfg) {
+  auto top = query::top_keys(cfg);
+  const Entry& e = *table("axolotl-config").find("axolotl");
+  auto has = [&](const std::string& k) { return top.count(k) > 0; };
+  const auto &any = e.list("any"), &all = e.list("all");
+  return std::any_of(any.begin(), any.end(), has) || std::all_of(all.begin(), all.end(), has);
+}
+
+// The other training degrees in a file: {PP x DP x CP, EP x expert-TP}.
+std::pair<long, long> config_degrees(const std::vector<ConfigEntry>& cfg) {
+  long others = 1, expert = 1;
+  for (const auto& e : cfg) {
+    if (e.path.size() >= 2 && knowledge::in("server-sections", e.path[0])) continue;
+    const Entry* k = table("degree-config-keys").find(e.key());
+    if (!k) continue;
+    long& acc = k->get("expert").empty() ? others : expert;
+    acc = times_if_parallel(acc, query::entry_int(e));
+  }
+  return {others, expert};
+}
+
+// The first tp-config-keys entry that describes this config entry, or null.
+const Entry* tp_key(const ConfigEntry& e, bool axolotl) {
+  for (const Entry& k : table("tp-config-keys").entries) {
+    if (k.get("name") != e.key()) continue;
+    if (!k.get("parent").empty() && k.get("parent") != query::parent_key(e)) continue;
+    if (!k.get("top_level").empty() && e.path.size() != 1) continue;
+    const std::string& dialect = k.get("dialect");
+    if (!dialect.empty() && (dialect == "axolotl") != axolotl) continue;
+    return &k;
+  }
+  return nullptr;
+}
+
+void configs(const std::vector<ConfigEntry>& cfg, Hits& out) {
+  if (cfg.empty()) return;
+  bool axolotl = is_axolotl(cfg);
+  Layout lay = query::config_layout(cfg);
+  auto [others, expert] = config_degrees(cfg);
+  for (const auto& e : cfg) {
+    const Entry* k = e.scalar && !e.path.empty() ? tp_key(e, axolotl) : nullptr;
+    auto v = k ? query::entry_int(e, &out.bad) : std::nullopt;
+    if (!v || *v <= 1) continue;
+    std::string surface = fill(fill(k->get("surface"), "dotted", e.dotted()), "key", e.key());
+    bool training = k->get("use") == "training";
+    add(out, *k, *v, e.value_loc, surface, lay, training ? std::max(mul(*v, others), expert) : *v);
+  }
+}
+
+// ---- Python ---------------------------------------------------------------------
+
+std::optional<long> literal_int(const PyArg* a, query::Unreadable* bad = nullptr) {
+  return a && a->is_literal ? query::int_text(a->literal, a->loc, bad) : std::nullopt;
+}
+
+// LLM(tensor_parallel_size=2), sglang.Engine(tp_size=2), TransformerConfig(tensor_model_parallel_size=2)
+void tp_kwargs(const PyCall& c, Hits& out) {
+  long others = 1;
+  static const std::vector<std::string> degree_kwargs = table("degree-kwargs").values();
+  for (const std::string& k : degree_kwargs)
+    others = times_if_parallel(others, literal_int(query::kwarg(c, k)));
+  std::vector<std::string> tried;
+  for (const Entry& e : table("tp-kwargs").entries) {
+    const std::string& name = e.get("name");
+    if (!query::call_matches(c, e) || std::count(tried.begin(), tried.end(), name)) continue;
+    tried.push_back(name);
+    const PyArg* a = query::kwarg(c, name);
+    if (!a || a->kind != "integer") continue;
+    auto v = literal_int(a, &out.bad);
+    if (v && *v > 1) add(out, e, *v, a->loc, fill(e.get("surface"), "callee", query::callee_name(c)), {}, mul(*v, others));
+  }
+}
+
+// init_device_mesh("cuda", (dp, tp), mesh_dim_names=("dp", "tp"))
+void device_mesh(const PyCall& c, const Entry& mesh, Hits& out) {
+  const PyArg* names = query::kwarg(c, mesh.get("names_keyword"));
+  const PyArg* shape = query::kwarg(c, mesh.get("shape_keyword"));
+  if (!shape) shape = query::positional(c, static_cast<size_t>(mesh.number("shape_position", 1)));
+  if (!names || !shape || !names->is_literal || names->kind != "tuple" || shape->kind != "tuple") return;
+  if (names->items.size() != shape->items.size()) return;
+  long world = 1;  // -1 when a dimension is not a literal
+  for (const auto& it : shape->items) {
+    auto v = int_literal(it);
+    world = v && world >= 0 ? mul(world, *v) : -1;
+  }
+  for (size_t i = 0; i < names->items.size(); ++i) {
+    auto v = names->items[i] == mesh.get("tp_dim") ? int_literal(shape->items[i]) : std::nullopt;
+    if (v && *v > 1) out.list.push_back({Use::Training, *v, shape->loc, mesh.get("name") + " dimension \"" + mesh.get("tp_dim") + "\"", {}, world});
+  }
+}
+
+// recipe.trainer.strategy.tensor_model_parallel_size = 2 (NeMo 2 recipes)
+void tp_attributes(const PythonFacts& py, Hits& out) {
+  for (const auto& a : py.assigns)
+    for (const Entry& e : table("tp-attributes").entries) {
+      if (!a.is_literal || !ends_with(a.target, "." + e.get("name"))) continue;
+      auto v = query::int_text(a.value, a.loc, &out.bad);
+      if (v && *v > 1) out.list.push_back({Use::Training, *v, a.loc, e.get("surface") + " " + a.target, {}, *v});
+    }
+}
+
+void python(const PythonFacts& py, Hits& out) {
+  for (const auto& c : py.calls) {
+    tp_kwargs(c, out);
+    if (const Entry* mesh = table("device-meshes").find(query::callee_name(c))) device_mesh(c, *mesh, out);
+  }
+  tp_attributes(py, out);
+}
+
+}  // namespace
+
+Hits tp_surfaces(const FileFacts& ff) {
+  Hits hits;
+  Layout file_layout = query::sbatch_layout(ff.sbatch);
+  for (const auto& c : ff.commands) commands(c, file_layout, hits);
+  configs(ff.config, hits);
+  python(ff.python, hits);
+  return hits;
+}
+
+}  // namespace sc::g10

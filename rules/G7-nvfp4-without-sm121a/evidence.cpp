@@ -1,0 +1,322 @@
+#include "rules/G7-nvfp4-without-sm121a/evidence.h"
+
+#include <algorithm>
+#include <cctype>
+
+#include "analysis/launch.h"
+#include "knowledge/knowledge.h"
+#include "query/commands.h"
+
+namespace sc::g7 {
+
+using knowledge::Entry;
+using knowledge::table;
+
+static std::string dir_of(const std::string& path) {
+  size_t k = path.rfind('/');
+  return k == std::string::npos ? std::string() : path.substr(0, k);
+}
+
+bool near_dirs(const std::string& a, const std::string& b) {
+  return a.empty() || b.empty() || a == b || starts_with(b, a + "/") || starts_with(a, b + "/");
+}
+
+Place::Place(Location l, std::string w) : loc(std::move(l)), what(std::move(w)), dir(dir_of(loc.path)) {}
+
+// ---- architecture lists ------------------------------------------------------------
+
+// One token of a list, affixes stripped: "sm_121a" -> "121a", "12.1+PTX" -> "12.1".
+static Arch classify_token(std::string t, bool named_archs) {
+  for (const Entry& e : table("arch-token-affixes").entries) {
+    const std::string& a = e.get("name");
+    if (e.get("side") == "prefix" && starts_with(t, a)) t = t.substr(a.size());
+    if (e.get("side") == "suffix" && ends_with(t, a)) t = t.substr(0, t.size() - a.size());
+  }
+  const Entry* target = table("arch-targets").find(t);
+  if (!target || (!target->get("named").empty() && !named_archs)) return Arch::None;
+  return target->get("kind") == "specific" ? Arch::Specific : Arch::Plain;
+}
+
+Arch classify(std::string_view text, bool named_archs) {
+  bool plain = false, specific = false;
+  std::string tok;
+  auto flush = [&] {
+    Arch a = tok.empty() ? Arch::None : classify_token(lower(tok), named_archs);
+    plain = plain || a == Arch::Plain;
+    specific = specific || a == Arch::Specific;
+    tok.clear();
+  };
+  for (char c : text) {
+    bool word = std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == '+' || c == '-';
+    if (!word) flush();
+    else if (c != '-' || !tok.empty()) tok += c;  // "-gencode" / "-arch": '-' only inside a token
+  }
+  flush();
+  return specific ? Arch::Specific : plain ? Arch::Plain : Arch::None;
+}
+
+// ---- NVFP4 words ---------------------------------------------------------------------
+
+// The value a word carries, lowercased: "--quantization=modelopt_fp4" -> "modelopt_fp4";
+// nullopt for prose (spaces), flags without a value and oversized words.
+static std::optional<std::string> word_value(std::string_view word) {
+  if (word.empty() || word.size() > 300) return std::nullopt;
+  if (std::any_of(word.begin(), word.end(), [](char c) { return std::isspace(static_cast<unsigned char>(c)); }))
+    return std::nullopt;
+  std::string l = lower(word);
+  if (starts_with(l, "-")) {
+    size_t eq = l.find('=');
+    if (eq == std::string::npos) return std::nullopt;
+    l = l.substr(eq + 1);
+  }
+  while (!l.empty() && l.back() == '/') l.pop_back();
+  return l;
+}
+
+// The extension of a file name, "" when it has none ("Llama-3.1-8B-NVFP4" has a dot but no extension).
+static std::string extension(const std::string& last) {
+  size_t dot = last.rfind('.');
+  if (dot == std::string::npos || dot == 0) return "";
+  std::string ext = last.substr(dot + 1);
+  bool alnum = std::all_of(ext.begin(), ext.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)); });
+  return !ext.empty() && ext.size() <= 12 && std::isalpha(static_cast<unsigned char>(ext[0])) && alnum ? ext : "";
+}
+
+// A value containing "nvfp4": a quantization value, a hub id, a kernel source or weights
+// file, a local checkpoint directory; not a URL or a document.
+static bool nvfp4_path(const std::string& l) {
+  if (l.find("://") != std::string::npos) return false;
+  size_t slash = l.rfind('/');
+  std::string last = l.substr(slash == std::string::npos ? 0 : slash + 1);
+  std::string ext = extension(last);
+  if (!ext.empty()) return knowledge::in("nvfp4-file-extensions", ext);
+  size_t slashes = std::count(l.begin(), l.end(), '/');
+  bool local = starts_with(l, "./") || starts_with(l, "../") || starts_with(l, "/") || starts_with(l, "~");
+  if (slashes == 0 || (slashes == 1 && !local)) return true;
+  return ends_with(last, "nvfp4");
+}
+
+bool nvfp4_word(std::string_view word) {
+  auto l = word_value(word);
+  if (!l) return false;
+  if (knowledge::in("nvfp4-quant-values", *l)) return true;
+  if (l->find("nvfp4") == std::string::npos) return table("nvfp4-model-ids").match(*l) != nullptr;
+  return nvfp4_path(*l);
+}
+
+static bool naming_key(const std::string& k) {
+  if (knowledge::in("naming-config-keys", k)) return true;
+  for (const Entry* e : table("naming-config-key-patterns").matches(k))
+    if (e->get("unless").empty() || k.find(e->get("unless")) == std::string::npos) return true;
+  return false;
+}
+
+// ---- what the project says ---------------------------------------------------------
+
+void Evidence::arch_setting(const std::string& var, const std::string& value, const Location& loc) {
+  const Entry* e = table("arch-list-variables").find(var);
+  if (!e) return;
+  Arch a = classify(value, !e->get("named_archs").empty());
+  if (a == Arch::Plain) plain.push_back({loc, var + "=\"" + value + "\""});
+  else if (a == Arch::Specific) specific.push_back({loc, var});
+}
+
+void Evidence::arch_argument(const Location& loc, const std::string& what, std::string_view value,
+                             std::string short_what) {
+  Arch k = classify(value, false);
+  if (k == Arch::Plain) plain.push_back({loc, what});
+  else if (k == Arch::Specific) specific.push_back({loc, std::move(short_what)});
+}
+
+// "-DCMAKE_CUDA_ARCHITECTURES=121", "-DX:STRING=...", "NVCC_GENCODE=..."; in "-D X=Y" the
+// next word is read on its own turn.
+static void cmake_assignment(const Word& w, Evidence& ev) {
+  std::string assign = starts_with(w.text, "-D") && w.text.size() > 2 ? w.text.substr(2) : w.text;
+  size_t eq = assign.find('=');
+  if (eq == std::string::npos) return;
+  std::string var = assign.substr(0, eq);
+  var = var.substr(0, var.find(':'));
+  ev.arch_setting(var, assign.substr(eq + 1), w.loc);
+}
+
+// nvcc: -gencode arch=...,code=..., -gencode=..., -arch=sm_121, --gpu-architecture sm_121
+static void nvcc_flags(const Command& c, size_t i, Evidence& ev) {
+  const std::string& t = c.argv[i].text;
+  const Word* next = i + 1 < c.argv.size() ? &c.argv[i + 1] : nullptr;
+  static const std::vector<std::string> flags = table("nvcc-arch-flags").values();
+  for (const std::string& f : flags) {
+    std::string value;
+    if (t == f && next && next->resolved) value = next->text;
+    else if (starts_with(t, f + "=")) value = t.substr(f.size() + 1);
+    else continue;
+    ev.arch_argument(c.argv[i].loc, f + " " + value, value, f);
+  }
+}
+
+// NVFP4 uses on a command line: model ids, kernel sources, quantization flags, --fp4-format.
+static void command_uses(const Command& c, size_t i, Evidence& ev) {
+  const Word& w = c.argv[i];
+  if (i == 0) return;
+  if (nvfp4_word(w.text)) ev.uses.push_back({w.loc, w.text});
+  for (const Entry& f : table("nvfp4-flags").entries)
+    if (w.text == f.get("name") || starts_with(w.text, f.get("name") + "=")) ev.uses.push_back({w.loc, f.get("surface")});
+}
+
+// A pip argument that builds CUDA code from source: a local tree, a VCS URL, an
+// sdist, or a package whose source build compiles CUDA kernels.
+static bool compiles_cuda(const std::string& w) {
+  if (w.empty() || w[0] == '-') return false;
+  if (const Entry* src = table("pip-source-arguments").match(w)) {
+    const auto& prebuilt = src->list("not_suffixes");
+    return std::none_of(prebuilt.begin(), prebuilt.end(), [&](const std::string& x) { return ends_with(w, x); });
+  }
+  std::string n = lower(w.substr(0, w.find_first_of("=<>~![;@ ")));
+  std::replace(n.begin(), n.end(), '_', '-');
+  return knowledge::in("kernel-source-packages", n.substr(0, n.find('[')));
+}
+
+// Source builds of CUDA kernels: pip --no-build-isolation, setup.py, nvcc / CUDA cmake
+// without an architecture on the same line.
+static void kernel_builds(const Command& c, bool arch_here, Evidence& ev) {
+  const auto& a = c.argv;
+  for (const Entry& pip : table("source-build-installers").entries)
+    if (find_program(c, {pip.get("name")}) >= 0 && query::has_any_flag(c, {pip.get("flag")})) {
+      auto src = std::find_if(a.begin(), a.end(), [](const Word& w) { return compiles_cuda(w.text); });
+      if (src != a.end()) ev.builds.push_back({c.loc, "pip install " + pip.get("flag") + " " + src->text});
+      break;
+    }
+  for (size_t i = 0; i + 1 < a.size(); ++i)
+    if (ends_with(a[i].text, "setup.py") && knowledge::in("setup-py-builds", a[i + 1].text))
+      ev.builds.push_back({c.loc, "setup.py " + a[i + 1].text});
+  std::string prog = prog_base(a[0].text);
+  const Entry* tool = table("cuda-build-tools").find(prog);
+  if (!tool || arch_here) return;
+  const std::string& word = tool->get("cuda_word");
+  bool cuda = word.empty() ||
+              std::any_of(a.begin(), a.end(), [&](const Word& w) { return w.text.find(word) != std::string::npos; });
+  if (cuda) ev.builds.push_back({c.loc, prog + " with no architecture list"});
+}
+
+static void command(const Command& c, Evidence& ev) {
+  if (c.argv.empty()) return;
+  for (const auto& [name, w] : c.env) {
+    ev.arch_setting(name, w.text, w.loc);
+    if (knowledge::in("nvfp4-env", name)) ev.uses.push_back({w.loc, name});
+  }
+  size_t before = ev.arch_count();
+  for (size_t i = 0; i < c.argv.size(); ++i) {
+    if (!c.argv[i].resolved) continue;
+    cmake_assignment(c.argv[i], ev);
+    nvcc_flags(c, i, ev);
+    command_uses(c, i, ev);
+  }
+  kernel_builds(c, ev.arch_count() > before, ev);
+}
+
+static void config(const ConfigEntry& e, Evidence& ev) {
+  if (!e.scalar) return;
+  const std::string& k = e.key();
+  ev.arch_setting(k, e.value, e.value_loc);
+  // environment lists: ["TORCH_CUDA_ARCH_LIST=12.1", ...]
+  if (size_t eq = e.value.find('='); eq != std::string::npos && !k.empty() && k[0] == '[')
+    ev.arch_setting(trim(e.value.substr(0, eq)), trim(e.value.substr(eq + 1)), e.value_loc);
+  if (!naming_key(k) && nvfp4_word(e.value)) ev.uses.push_back({e.value_loc, k + ": " + e.value});
+  else if (knowledge::in("nvfp4-env", k)) ev.uses.push_back({e.key_loc, k});
+}
+
+// String literals: NVFP4 names, and nvcc arguments in extra_compile_args.
+static void python_strings(const PythonFacts& py, Evidence& ev) {
+  for (const auto& [s, loc] : py.strings) {
+    if (nvfp4_word(s)) ev.uses.push_back({loc, "\"" + s + "\""});
+    if (table("python-nvcc-args").match(s)) ev.arch_argument(loc, "\"" + s + "\"", s, s);
+  }
+}
+
+// os.environ["TORCH_CUDA_ARCH_LIST"] = "12.1" / os.environ.setdefault("...", "12.1")
+static void python_env(const PythonFacts& py, Evidence& ev) {
+  for (const auto& a : py.assigns) {
+    size_t b = a.target.find("environ[");
+    if (a.is_literal && b != std::string::npos && ends_with(a.target, "]"))
+      ev.arch_setting(a.target.substr(b + 8, a.target.size() - b - 9), a.value, a.loc);
+  }
+  for (const auto& c : py.calls)
+    if ((ends_with(c.callee, "environ.setdefault") || ends_with(c.callee, "putenv")) && c.args.size() == 2 &&
+        c.args[0].is_literal && c.args[1].is_literal && c.args[0].keyword.empty())
+      ev.arch_setting(c.args[0].literal, c.args[1].literal, c.args[1].loc);
+}
+
+static bool comment_before(std::string_view before, bool notebook) {
+  size_t h = before.find('#');
+  if (h == std::string_view::npos) return false;
+  if (notebook) return true;
+  auto quotes = [&](char q) { return std::count(before.begin(), before.begin() + static_cast<long>(h), q); };
+  return quotes('\'') % 2 == 0 && quotes('"') % 2 == 0;
+}
+
+static bool inside_string(const ParsedFile& f, const Range& here) {
+  for (const auto& [s, loc] : f.facts.python.strings) {
+    const Range& r = loc.range;
+    bool after_start = here.line > r.line || (here.line == r.line && here.col >= r.col);
+    bool before_end = here.line < r.end_line || (here.line == r.end_line && here.end_col <= r.end_col);
+    if (after_start && before_end) return true;
+  }
+  return false;
+}
+
+// NVFP4 identifiers in code (mtq.NVFP4_DEFAULT_CFG, QuantAlgo.NVFP4), outside comments and strings.
+static void identifiers(const ParsedFile& f, Evidence& ev) {
+  const std::string& text = f.src.text();
+  bool notebook = f.facts.kind == FileKind::Notebook;
+  auto idch = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.'; };
+  for (size_t pos = 0; (pos = text.find("NVFP4", pos)) != std::string::npos;) {
+    size_t b = pos, e = pos + 5;
+    while (b > 0 && idch(text[b - 1])) --b;
+    while (e < text.size() && idch(text[e])) ++e;
+    pos = e;
+    std::string tok = text.substr(b, e - b);
+    if (!table("nvfp4-identifiers").match(tok)) continue;
+    size_t ls = f.src.line_start(f.src.line_of(b));
+    if (comment_before(std::string_view(text.data() + ls, b - ls), notebook)) continue;
+    if (!notebook && inside_string(f, f.src.range(b, e))) continue;
+    ev.uses.push_back({f.src.loc(b, e), tok});
+  }
+}
+
+// Does the file set an architecture list or pass nvcc/CMake arch flags (any GPU)?
+static bool names_archs(const FileFacts& ff) {
+  auto var = [](std::string_view n) { return knowledge::in("arch-list-variables", n); };
+  for (const auto& e : ff.env)
+    if (var(e.name) && !e.value.empty()) return true;
+  for (const auto& a : ff.python.assigns)
+    if (a.target.find("environ[") != std::string::npos && a.target.find("ARCH") != std::string::npos) return true;
+  for (const auto& e : ff.config) {
+    if (!e.scalar || e.value.empty()) continue;
+    size_t eq = e.value.find('=');  // environment / build-arg lists: "TORCH_CUDA_ARCH_LIST=..."
+    if (var(e.key()) || (eq != std::string::npos && var(trim(e.value.substr(0, eq))))) return true;
+  }
+  for (const auto& c : ff.commands) {
+    for (const auto& [n, w] : c.env)
+      if (var(n)) return true;
+    for (const auto& w : c.argv)
+      if (table("arch-naming-words").match(w.text)) return true;
+  }
+  return false;
+}
+
+Evidence gather(const Project& p) {
+  Evidence ev;
+  for (const auto& f : p.files) {
+    if (is_test_path(f->src.path())) continue;
+    const FileFacts& ff = f->facts;
+    for (const auto& e : ff.env) ev.arch_setting(e.name, e.value, e.loc);
+    for (const auto& c : ff.commands) command(c, ev);
+    for (const auto& e : ff.config) config(e, ev);
+    python_strings(ff.python, ev);
+    python_env(ff.python, ev);
+    if (ff.kind == FileKind::Python || ff.kind == FileKind::Notebook) identifiers(*f, ev);
+    if (names_archs(ff)) ev.arch_dirs.push_back(dir_of(f->src.path()));
+  }
+  return ev;
+}
+
+}  // namespace sc::g7

@@ -1,0 +1,49 @@
+// G7 evidence: where a project uses NVFP4, where it names CUDA architectures (12.1 plain or
+// arch-specific) and where it builds CUDA kernels. Spellings: knowledge/arch.yaml, nvfp4.yaml.
+#pragma once
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "analysis/project.h"
+
+namespace sc::g7 {
+
+enum class Arch { None, Plain, Specific };
+
+// Classify an architecture list ("12.1", "12.0;12.1a", "121a-real",
+// "-gencode=arch=compute_121,code=sm_121", "Blackwell" when `named_archs`): specific when any
+// token is arch-specific, else plain when any token is 12.1.
+Arch classify(std::string_view text, bool named_archs);
+
+// Does this word (an argument, a config value, a string literal) name NVFP4: a quantization
+// value, a model id, a checkpoint directory or an FP4 kernel source? Prose and URLs do not.
+bool nvfp4_word(std::string_view word);
+
+// A monorepo of independent examples: a build and a use only meet when one's
+// directory contains the other's (a root Dockerfile and src/quantize.py do).
+bool near_dirs(const std::string& a, const std::string& b);
+
+struct Place {
+  Place(Location l, std::string w);
+  Location loc;
+  std::string what;
+  std::string dir;
+  bool near(const Place& o) const { return near_dirs(dir, o.dir); }
+};
+
+struct Evidence {
+  std::vector<Place> uses, plain, specific, builds;
+  std::vector<std::string> arch_dirs;  // directories whose files name architectures (any GPU)
+
+  // VAR=value for an arch-list variable.
+  void arch_setting(const std::string& var, const std::string& value, const Location& loc);
+  // An nvcc argument naming architectures ("-gencode arch=compute_121,code=sm_121").
+  void arch_argument(const Location& loc, const std::string& what, std::string_view value, std::string short_what);
+  size_t arch_count() const { return plain.size() + specific.size(); }
+};
+
+// Everything G7 needs to know, from every file that is not test code.
+Evidence gather(const Project& p);
+
+}  // namespace sc::g7

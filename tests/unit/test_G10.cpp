@@ -1,0 +1,101 @@
+// G10 sub-checks, one test each: launch flags, Hydra overrides, config keys, Python
+// keyword arguments, device meshes, attribute assignments, the multi-GPU judgement and
+// unreadable numbers.
+#include "launch_rules.h"
+
+using namespace sc;
+using sc::test::run_rule;
+
+namespace {
+
+test::Collected lint_g10(const std::string& path, const std::string& text) { return run_rule("G10", {{path, text}}); }
+
+}  // namespace
+
+TEST_CASE("G10 tp_flags: server and training launch flags", "[G10]") {
+  auto r = lint_g10("serve.sh",
+               "vllm serve m --tensor-parallel-size 2\n"
+               "python -m sglang.launch_server --tp 2\n"
+               "torchrun --nnodes 2 --nproc-per-node 1 pretrain_gpt.py --tensor-model-parallel-size 2\n"
+               "vllm serve m --tensor-parallel-size 1\n"
+               "sglang --tp 2\n");
+  REQUIRE(r.lines() == std::vector<int>{1, 2, 3});
+  CHECK(r.findings[0].level == Level::Note);
+  CHECK(r.findings[0].message.find("vLLM --tensor-parallel-size") != std::string::npos);
+  CHECK(r.findings[2].level == Level::Error);
+  CHECK(r.findings[2].message.find("on 2 nodes") != std::string::npos);
+}
+
+TEST_CASE("G10 tp_flags: Megatron inference servers are notes", "[G10]") {
+  auto r = lint_g10("run.sh", "python tools/run_text_generation_server.py --tensor-model-parallel-size 2\n");
+  REQUIRE(r.findings.size() == 1);
+  CHECK(r.findings[0].level == Level::Note);
+}
+
+TEST_CASE("G10 tp_overrides: Hydra keys", "[G10]") {
+  auto r = lint_g10("train.sh", "python pretrain.py model.tensor_model_parallel_size=2 trainer.num_nodes=2\n");
+  REQUIRE(r.findings.size() == 1);
+  CHECK(r.findings[0].message.find("NeMo model.tensor_model_parallel_size") != std::string::npos);
+  CHECK(lint_g10("t.sh", "python pretrain.py model.tensor_model_parallel_size=$TP\n").findings.empty());
+}
+
+TEST_CASE("G10 configs: accelerate, axolotl, vLLM sections", "[G10]") {
+  auto a = lint_g10("fsdp.yaml", "num_machines: 2\nnum_processes: 2\nparallelism_config:\n  parallelism_config_tp_size: 2\n");
+  REQUIRE(a.findings.size() == 1);
+  CHECK(a.findings[0].level == Level::Error);
+  REQUIRE(a.findings[0].related.size() == 1);
+  auto x = lint_g10("ax.yaml", "base_model: m\ntensor_parallel_size: 2\nvllm:\n  tensor_parallel_size: 2\n");
+  REQUIRE(x.lines() == std::vector<int>{2, 4});
+  CHECK(x.findings[0].level == Level::Error);
+  CHECK(x.findings[1].level == Level::Note);
+  CHECK(lint_g10("big.yaml", "base_model: m\ntensor_parallel_size: 2\ndp_shard_size: 4\n").findings.empty());
+}
+
+TEST_CASE("G10 tp_kwargs: literal keyword arguments of known calls", "[G10]") {
+  auto r = lint_g10("serve.py",
+               "from vllm import LLM\n"
+               "llm = LLM('m', tensor_parallel_size=2)\n"
+               "other = LLM('m', tensor_parallel_size=n)\n"
+               "parser.add_argument('--x', tensor_model_parallel_size=2)\n");
+  REQUIRE(r.lines() == std::vector<int>{2});
+  CHECK(r.findings[0].message.find("vLLM LLM(tensor_parallel_size=)") != std::string::npos);
+}
+
+TEST_CASE("G10 device_mesh: the tp dimension", "[G10]") {
+  auto r = lint_g10("mesh.py",
+               "from torch.distributed.device_mesh import init_device_mesh\n"
+               "mesh = init_device_mesh('cuda', (1, 2), mesh_dim_names=('dp', 'tp'))\n");
+  REQUIRE(r.findings.size() == 1);
+  CHECK(r.findings[0].message.find("init_device_mesh") != std::string::npos);
+}
+
+TEST_CASE("G10 tp_attributes: NeMo 2 recipe assignments", "[G10]") {
+  auto r = lint_g10("recipe.py", "recipe.trainer.strategy.tensor_model_parallel_size = 2\n");
+  REQUIRE(r.findings.size() == 1);
+  CHECK(r.findings[0].level == Level::Error);
+}
+
+TEST_CASE("G10 spans_sparks: multi-GPU servers and big degrees stay silent", "[G10]") {
+  CHECK(lint_g10("a.sh", "torchrun --nproc-per-node 8 pretrain_gpt.py --tensor-model-parallel-size 2\n").findings.empty());
+  CHECK(lint_g10("b.sh", "torchrun --standalone pretrain_gpt.py --tensor-model-parallel-size 2\n").findings.empty());
+  CHECK(lint_g10("c.sh", "pretrain_gpt.py --tensor-model-parallel-size 4\n").findings.empty());
+  CHECK(lint_g10("d.sh", "torchrun --nnodes 2 pretrain_gpt.py --tensor-model-parallel-size 8\n").findings.empty());
+  auto multi = run_rule("G10", {{"launch.sh", "torchrun --nproc-per-node 8 x.py\n"},
+                                {"tp.yaml", "tensor_model_parallel_size: 2\n"}});
+  CHECK(multi.findings.empty());
+}
+
+TEST_CASE("G10 unreadable numbers: a note, the other findings stand", "[G10]") {
+  auto r = lint_g10("serve.sh",
+               "vllm serve m --tensor-parallel-size 99999999999999\n"
+               "vllm serve m --tensor-parallel-size 2\n");
+  REQUIRE(r.lines() == std::vector<int>{2});
+  REQUIRE(r.notes.size() == 1);
+  CHECK(r.notes[0].path == "serve.sh");
+  CHECK(r.notes[0].range.line == 1);
+  // degrees whose product overflows a long: no crash, too many GPUs for a Spark pair
+  CHECK(lint_g10("big.sh", "vllm serve m -tp 2 -pp 2000000000 -dp 2000000000 --context-parallel-size 2000000000 --ep-size 2000000000\n").findings.empty());
+  auto c = lint_g10("cfg.yaml", "parallelism_config_tp_size: 123456789012345678901234567890\n");
+  CHECK(c.findings.empty());
+  CHECK(c.notes.size() == 1);
+}

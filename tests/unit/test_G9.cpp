@@ -1,0 +1,80 @@
+// G9 sub-checks, one test each (rules/G9-unpinned-stack/G9.md "What it catches").
+#include <catch2/catch.hpp>
+
+#include "query/packages.h"
+#include "rule_check.h"
+
+using sc::test::MemProject;
+
+TEST_CASE("G9 unsloth_with_deps: unsloth without --no-deps", "[G9]") {
+  MemProject m{{"a.sh", "pip install unsloth\n"}, {"b.sh", "pip install --no-deps unsloth unsloth_zoo\n"}};
+  auto out = m.run("G9");
+  CHECK(out.count("a.sh", 1, "installed with its dependencies") == 1);
+  CHECK(out.count("b.sh", 1) == 0);
+}
+
+TEST_CASE("G9 replaces_container_torch: -U torch inside NGC; --no-deps is fine", "[G9]") {
+  MemProject m{{"Dockerfile",
+                "FROM nvcr.io/nvidia/pytorch:25.11-py3\n"
+                "RUN pip install -U torch\n"
+                "RUN pip install --no-deps vllm\n"
+                "RUN pip install transformers\n"}};
+  auto out = m.run("G9");
+  CHECK(out.count("Dockerfile", 2, "upgraded inside an NGC container") == 1);
+  CHECK(out.count("Dockerfile", 3) == 0);
+  CHECK(out.count("Dockerfile", 4) == 0);  // not a torch replacer: the container keeps its torch
+}
+
+TEST_CASE("G9 core_stack_unpinned: torch stack without an exact pin on bare pip", "[G9]") {
+  MemProject m{{"requirements.txt", "transformers\ntriton>=3.0\ntorch==2.9.1\n"}};
+  auto out = m.run("G9");
+  CHECK(out.count("requirements.txt", 1, "transformers is not pinned on bare pip") == 1);
+  CHECK(out.count("requirements.txt", 2, "has only a lower bound on bare pip") == 1);
+  CHECK(out.count("requirements.txt", 3) == 0);
+}
+
+TEST_CASE("G9 dependent_lower_bound: a torch dependent with only a lower bound", "[G9]") {
+  MemProject m{{"requirements.txt", "torch==2.9.1\ntrl>=0.25\npeft>=0.10,<0.20\n"}};
+  auto out = m.run("G9");
+  CHECK(out.count("requirements.txt", 2, "has only a lower bound: the next release") == 1);
+  CHECK(out.count("requirements.txt", 3) == 0);
+}
+
+TEST_CASE("G9 dependent_unpinned: a torch dependent while nothing pins torch", "[G9]") {
+  MemProject m{{"a.sh", "pip install flashinfer-python\n"},
+               {"b.sh", "pip install flashinfer-python --index-url https://download.pytorch.org/whl/cu130\n"},
+               {"c.sh", "pip install torch==2.9.1 flashinfer-python\n"}};
+  auto out = m.run("G9");
+  CHECK(out.count("a.sh", 1, "unpinned and nothing pins torch") == 1);
+  CHECK(out.count("b.sh", 1) == 0);
+  CHECK(out.count("c.sh", 1, "unpinned and nothing pins torch") == 0);
+}
+
+TEST_CASE("query layer: environments, packages_in, pinned, install contexts", "[G9][query]") {
+  MemProject m{{"Dockerfile",
+                "FROM nvcr.io/nvidia/pytorch:25.11-py3 AS base\n"
+                "COPY requirements.txt constraints.txt /tmp/\n"
+                "RUN pip install -r /tmp/requirements.txt -c /tmp/constraints.txt\n"
+                "FROM base\nRUN pip install --no-deps unsloth\n"},
+               {"requirements.txt", "trl\nflash-attn; platform_machine == 'x86_64'\n"},
+               {"constraints.txt", "trl==0.26.1\n"}};
+  const auto& envs = sc::query::environments(m.p);
+  REQUIRE(envs.size() == 2);  // stage 0, and stage 1 with the runs of stage 0
+  CHECK(envs[0].runs.size() == 1);
+  CHECK(envs[1].runs.size() == 2);
+  auto pkgs = sc::query::packages_in(envs[0]);
+  REQUIRE(pkgs.size() == 1);  // flash-attn is x86_64 only
+  CHECK(pkgs[0].req->name == "trl");
+  CHECK(sc::query::pinned(m.p, *pkgs[0].run, "trl"));
+  CHECK_FALSE(sc::query::pinned(m.p, *pkgs[0].run, "torch"));
+  CHECK(sc::query::ngc_image(envs[1]) != nullptr);
+  auto ctx = sc::query::where_installed(m.p, *m.p.files[1]);
+  REQUIRE(ctx.size() == 1);  // the installing stage only, not the stage built on it
+  CHECK(ctx[0].stage == 0);
+  CHECK(ctx[0].via.range.line == 3);
+  auto cctx = sc::query::where_installed(m.p, *m.p.files[2]);  // -c on the command line
+  REQUIRE(cctx.size() == 1);
+  CHECK(cctx[0].dockerfile == m.p.files[0].get());
+  CHECK(sc::query::has_role("trl", "depends-on-torch"));
+  CHECK_FALSE(sc::query::has_role("trl", "core-stack"));
+}
