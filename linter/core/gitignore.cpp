@@ -79,6 +79,19 @@ IgnoreFile parse_ignore(std::string_view text, std::string base) {
   return f;
 }
 
+namespace {
+// The non-empty '/'-separated segments of `sub`.
+void path_segments(std::string_view sub, std::vector<std::string_view>& segs) {
+  segs.clear();
+  size_t b = 0;
+  for (size_t i = 0; i <= sub.size(); ++i) {
+    if (i != sub.size() && sub[i] != '/') continue;
+    if (i > b) segs.push_back(sub.substr(b, i - b));
+    b = i + 1;
+  }
+}
+}  // namespace
+
 bool IgnoreStack::ignored(const std::string& rel, bool is_dir) const {
   std::vector<std::string_view> segs;
   std::string_view r(rel);
@@ -86,11 +99,7 @@ bool IgnoreStack::ignored(const std::string& rel, bool is_dir) const {
   for (const auto& f : files_) {
     if (!f.base.empty() && !(r.size() > f.base.size() && r.substr(0, f.base.size()) == f.base && r[f.base.size()] == '/'))
       continue;
-    std::string_view sub = f.base.empty() ? r : r.substr(f.base.size() + 1);
-    segs.clear();
-    size_t b = 0;
-    for (size_t i = 0; i <= sub.size(); ++i)
-      if (i == sub.size() || sub[i] == '/') { if (i > b) segs.push_back(sub.substr(b, i - b)); b = i + 1; }
+    path_segments(f.base.empty() ? r : r.substr(f.base.size() + 1), segs);
     for (const auto& p : f.patterns)
       if ((!p.dir_only || is_dir) && matches(p, segs)) state = p.negate ? -1 : 1;
   }

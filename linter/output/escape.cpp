@@ -4,6 +4,15 @@
 
 namespace sc {
 
+namespace {
+// Overlong forms, surrogates and code points above U+10FFFF (lead byte c, second byte c1).
+bool utf8_forbidden(size_t n, unsigned char c, unsigned char c1) {
+  if (n == 2) return c < 0xC2;
+  if (n == 3) return (c == 0xE0 && c1 < 0xA0) || (c == 0xED && c1 >= 0xA0);
+  return n == 4 && ((c == 0xF0 && c1 < 0x90) || c > 0xF4 || (c == 0xF4 && c1 >= 0x90));
+}
+}  // namespace
+
 size_t utf8_seq_len(std::string_view s, size_t i) {
   unsigned char c = static_cast<unsigned char>(s[i]);
   size_t n = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
@@ -11,10 +20,7 @@ size_t utf8_seq_len(std::string_view s, size_t i) {
   for (size_t k = 1; k < n; ++k)
     if ((static_cast<unsigned char>(s[i + k]) & 0xC0) != 0x80) return 0;
   unsigned char c1 = n > 1 ? static_cast<unsigned char>(s[i + 1]) : 0;
-  if (n == 2 && c < 0xC2) return 0;                                 // overlong
-  if (n == 3 && ((c == 0xE0 && c1 < 0xA0) || (c == 0xED && c1 >= 0xA0))) return 0;  // overlong, surrogate
-  if (n == 4 && ((c == 0xF0 && c1 < 0x90) || c > 0xF4 || (c == 0xF4 && c1 >= 0x90))) return 0;
-  return n;
+  return utf8_forbidden(n, c, c1) ? 0 : n;
 }
 
 std::string hex_byte(unsigned char c) {

@@ -183,13 +183,21 @@ struct CountingHandler : YAML::EventHandler {
 };
 }  // namespace
 
+namespace {
+// How many documents the text can hold: one per "---" or "..." line, plus two.
+size_t max_documents(const std::string& text) {
+  size_t max_docs = 2;
+  for (size_t i = 0; i < text.size(); i = text.find('\n', i) == std::string::npos ? text.size() : text.find('\n', i) + 1)
+    if (text.compare(i, 3, "---") == 0 || text.compare(i, 3, "...") == 0) ++max_docs;
+  return max_docs;
+}
+}  // namespace
+
 bool yaml_safe_for_yaml_cpp(const std::string& text, int* line_out, std::string* why) {
   // yaml-cpp 0.7 never consumes a stray ',' at block level ("{}, x", "--- ,"):
   // LoadAll then yields empty documents forever. Count documents with a
   // null handler and stop once there are more than the text can hold.
-  size_t max_docs = 2;
-  for (size_t i = 0; i < text.size(); i = text.find('\n', i) == std::string::npos ? text.size() : text.find('\n', i) + 1)
-    if (text.compare(i, 3, "---") == 0 || text.compare(i, 3, "...") == 0) ++max_docs;
+  size_t max_docs = max_documents(text);
   if (why) *why = "YAML syntax error: stray ',' outside a flow collection ([...] or {...})";
   int deep_line = 0;
   if (too_deep(text, &deep_line)) {  // yaml-cpp's own parser recurses on flow nesting

@@ -282,25 +282,31 @@ static void identifiers(const ParsedFile& f, Evidence& ev) {
   }
 }
 
+static bool arch_variable(std::string_view n) { return knowledge::in("arch-list-variables", n); }
+
+// A config entry naming an arch-list variable, as a key or as "TORCH_CUDA_ARCH_LIST=..." in a list.
+static bool config_names_archs(const ConfigEntry& e) {
+  if (!e.scalar || e.value.empty()) return false;
+  size_t eq = e.value.find('=');
+  return arch_variable(e.key()) || (eq != std::string::npos && arch_variable(trim(e.value.substr(0, eq))));
+}
+
+static bool command_names_archs(const Command& c) {
+  for (const auto& [n, w] : c.env)
+    if (arch_variable(n)) return true;
+  for (const auto& w : c.argv)
+    if (table("arch-naming-words").match(w.text)) return true;
+  return false;
+}
+
 // Does the file set an architecture list or pass nvcc/CMake arch flags (any GPU)?
 static bool names_archs(const FileFacts& ff) {
-  auto var = [](std::string_view n) { return knowledge::in("arch-list-variables", n); };
   for (const auto& e : ff.env)
-    if (var(e.name) && !e.value.empty()) return true;
+    if (arch_variable(e.name) && !e.value.empty()) return true;
   for (const auto& a : ff.python.assigns)
     if (a.target.find("environ[") != std::string::npos && a.target.find("ARCH") != std::string::npos) return true;
-  for (const auto& e : ff.config) {
-    if (!e.scalar || e.value.empty()) continue;
-    size_t eq = e.value.find('=');  // environment / build-arg lists: "TORCH_CUDA_ARCH_LIST=..."
-    if (var(e.key()) || (eq != std::string::npos && var(trim(e.value.substr(0, eq))))) return true;
-  }
-  for (const auto& c : ff.commands) {
-    for (const auto& [n, w] : c.env)
-      if (var(n)) return true;
-    for (const auto& w : c.argv)
-      if (table("arch-naming-words").match(w.text)) return true;
-  }
-  return false;
+  return std::any_of(ff.config.begin(), ff.config.end(), config_names_archs) ||
+         std::any_of(ff.commands.begin(), ff.commands.end(), command_names_archs);
 }
 
 Evidence gather(const Project& p) {
