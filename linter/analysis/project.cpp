@@ -101,8 +101,13 @@ bool Project::has_lockfile_pin(const std::string& pkg) const {
   std::string n = lower(pkg);
   for (char& c : n)
     if (c == '_' || c == '.') c = '-';
-  for (const auto& f : files) {
-    if (!f->facts.lockfile) continue;
+  if (lock_indexed_files_ != files.size()) {
+    lockfiles_.clear();
+    for (const auto& f : files)
+      if (f->facts.lockfile) lockfiles_.push_back(f.get());
+    lock_indexed_files_ = files.size();
+  }
+  for (const ParsedFile* f : lockfiles_) {
     auto it = f->facts.locked.find(n);
     if (it != f->facts.locked.end() && !it->second.empty()) return true;
   }

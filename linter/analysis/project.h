@@ -82,6 +82,9 @@ class Project {
   // normalised display path / absolute path -> file; rebuilt when `files` grows
   mutable std::unordered_map<std::string, const ParsedFile*> index_;
   mutable size_t indexed_files_ = 0;
+  // the lock files among `files` (has_lockfile_pin runs per requirement: no full scan each time)
+  mutable std::vector<const ParsedFile*> lockfiles_;
+  mutable size_t lock_indexed_files_ = 0;
 };
 
 }  // namespace sc

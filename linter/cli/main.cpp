@@ -3,6 +3,8 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <charconv>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -16,12 +18,26 @@
 #include "core/registry.h"
 #include "core/rule_docs.h"
 #include "core/suppress.h"
+#include "engine/lint_status.h"
 #include "output/output.h"
+#include "output/write_file.h"
 #include "probe/probe.h"
 
 namespace {
 
 constexpr int kExitClean = 0, kExitFindings = 1, kExitError = 2;
+
+// Numeric options: finite, above 0 and at most `max` (inf, nan, 0, -1, 1e300 are refused).
+CLI::Validator bounded_positive(double max) {
+  return CLI::Validator(
+      [max](std::string& t) -> std::string {
+        double v = 0;
+        auto [p, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
+        if (ec == std::errc() && p == t.data() + t.size() && std::isfinite(v) && v > 0 && v <= max) return "";
+        return "'" + t + "' is not a number above 0 and at most " + std::to_string(static_cast<long long>(max));
+      },
+      "POSITIVE");
+}
 
 struct FormatSpec {
   std::string name, file;  // "sarif:out.sarif" -> {sarif, out.sarif}
@@ -193,7 +209,8 @@ void add_lint_command(CLI::App& app, LintArgs& a) {
   add_repeated(lint, "--exclude", a.exclude, "Skip paths matching this glob (repeatable)");
   lint->add_option("--stdin-filename", a.stdin_filename, "Lint standard input as if it were this file");
   lint->add_option("--color", a.color, "Colour: auto, always, never")->check(CLI::IsMember({"auto", "always", "never"}));
-  lint->add_option("--max-file-size", a.max_mb, "Skip files larger than this many MB (default 10)");
+  lint->add_option("--max-file-size", a.max_mb, "Skip files larger than this many MB (default 10)")
+      ->check(bounded_positive(sc::kMaxMegabytes));
   lint->add_option("--config", a.config_file, "Read this configuration file instead of searching for one");
   lint->add_flag("--no-config", a.no_config, "Ignore configuration files (defaults + command line only)");
   lint->add_option("--fail-on", a.fail_on, "Exit 1 only for findings at or above this level: error, warning, note (default), none")
@@ -247,9 +264,9 @@ void add_probe_command(CLI::App& app, ProbeArgs& a) {
   probe->add_option("--format,-f", popt.format, "text (default), json or sarif")->check(CLI::IsMember({"text", "json", "sarif"}));
   probe->add_option("--output,-o", popt.output, "Write the report to FILE instead of stdout");
   probe->add_option("--python", popt.python, "Python interpreter of the training environment (default: $VIRTUAL_ENV/bin/python, else python3)");
-  probe->add_option("--need-gb", popt.need_gb, "Memory the planned run needs, in GB (G3/G6)")->check(CLI::NonNegativeNumber);
+  probe->add_option("--need-gb", popt.need_gb, "Memory the planned run needs, in GB (G3/G6)")->check(bounded_positive(1e6));
   probe->add_option("--sample-seconds", popt.sample_seconds, "How long to sample power/clocks/bandwidth (G4/G5)")
-      ->check(CLI::PositiveNumber);
+      ->check(bounded_positive(3600));
   probe->add_flag("--intrusive", popt.intrusive, "Run the checks that load the GPU (G5 bandwidth copies); nothing else is changed");
   probe->add_flag("--force", popt.force, "Run G5 even though other processes hold GPU memory (the reading is then skewed)");
   add_repeated(probe, "--config", popt.configs, "Training configs/launchers to check against the machine (G10); repeatable");
@@ -337,10 +354,10 @@ bool output_specs(LintArgs& a, std::vector<FormatSpec>& specs) {
 }
 
 bool write_baseline_file(const sc::LintResult& res, const std::string& file) {
-  std::ofstream bf(file);
-  if (bf) sc::write_baseline(res, bf, abs_dir_of(file));
-  if (!bf) {
-    std::cerr << "sparkcheck: cannot write " << file << "\n";
+  auto render = [&](std::ostream& o) { sc::write_baseline(res, o, abs_dir_of(file)); };
+  std::string why;
+  if (!sc::write_report(file, render, why)) {
+    std::cerr << "sparkcheck: " << why << "\n";
     return false;
   }
   size_t n = 0;
@@ -349,31 +366,32 @@ bool write_baseline_file(const sc::LintResult& res, const std::string& file) {
   return true;
 }
 
-bool write_outputs(const sc::LintResult& res, const LintArgs& a, const std::vector<FormatSpec>& specs, int argc,
-                   char** argv) {
+// Every requested format, each a checked write (a file through a temporary file and rename).
+bool write_outputs(const sc::LintResult& res, const LintArgs& a, const sc::Config& cfg, const std::vector<FormatSpec>& specs,
+                   int argc, char** argv) {
   sc::OutputOptions oo;
   oo.show_suppressed = a.show_suppressed;
+  oo.config_file = cfg.file;
   if (const char* sum = getenv("GITHUB_STEP_SUMMARY")) oo.summary_file = sum;
   oo.working_directory = res.project.root;
   for (int i = 0; i < argc; ++i) oo.command_line += (i ? " " : "") + std::string(argv[i]);
   for (auto& s : specs) {
-    std::ofstream f;
-    std::ostream* os = &std::cout;
-    if (!s.file.empty()) {
-      f.open(s.file);
-      if (!f) {
-        std::cerr << "sparkcheck: cannot write " << s.file << "\n";
-        return false;
-      }
-      os = &f;
-    }
     oo.color = s.file.empty() && (a.color == "always" || (a.color == "auto" && isatty(1) && !getenv("NO_COLOR")));
-    sc::output_writers()[s.name](res, *os, oo);
+    auto render = [&](std::ostream& o) { sc::output_writers()[s.name](res, o, oo); };
+    std::string why;
+    if (!sc::write_report(s.file, render, why)) {
+      std::cerr << "sparkcheck: " << why << "\n";
+      return false;
+    }
   }
   return true;
 }
 
 int lint_exit_code(const sc::LintResult& res, const LintArgs& a, const sc::Config& cfg) {
+  if (std::string why; sc::nothing_linted(res, why)) {
+    std::cerr << "sparkcheck: " << why << "\n";
+    return kExitError;
+  }
   if (!res.complete || res.input_error) return kExitError;
   if (!a.write_baseline.empty()) return kExitClean;
   for (auto& f : res.findings)
@@ -386,9 +404,10 @@ int cmd_lint(LintArgs& a, int argc, char** argv) {
   sc::LintOptions opt;
   std::vector<FormatSpec> specs;
   if (!lint_config(a, cfg) || !lint_options(a, cfg, opt) || !output_specs(a, specs)) return kExitError;
+  sc::remove_temp_files_on_signals();
   sc::LintResult res = sc::run_lint(opt);
   if (!a.write_baseline.empty() && !write_baseline_file(res, a.write_baseline)) return kExitError;
-  if (!write_outputs(res, a, specs, argc, argv)) return kExitError;
+  if (!write_outputs(res, a, cfg, specs, argc, argv)) return kExitError;
   return lint_exit_code(res, a, cfg);
 }
 

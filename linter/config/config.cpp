@@ -5,6 +5,9 @@
 #include "parsers/config.h"
 
 #include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -12,6 +15,7 @@
 #include <sstream>
 #include <toml++/toml.h>
 
+#include "core/read_file.h"
 #include "core/source.h"
 #include "core/suppress.h"
 
@@ -193,10 +197,10 @@ struct Reader {
 
   void max_file_size(const Node& v, const std::string& k, const Origin& o) {
     std::string t = scalar(v, k, "a number of megabytes");
-    char* end = nullptr;
-    double mb = std::strtod(t.c_str(), &end);
-    if (t.empty() || *end || !(mb > 0))
-      fail(v.line, "invalid value '" + t + "' for 'max-file-size'; expected a positive number of megabytes");
+    double mb = 0;
+    if (!parse_megabytes(t, mb))
+      fail(v.line, "invalid value '" + t + "' for 'max-file-size'; expected a positive number of megabytes, at most " +
+                       std::to_string(static_cast<int>(kMaxMegabytes)));
     cfg.max_file_size = {mb, o};
   }
 
@@ -285,25 +289,41 @@ bool fails(const std::string& fail_on, Level l) {
   return true;
 }
 
+namespace {
+// Discovery never climbs past the repository (the directory holding .git) or
+// $HOME: a stranger's /tmp/.sparkcheck.yaml must not govern a checkout below it.
+bool discovery_stops_at(const fs::path& p) {
+  std::error_code ec;
+  if (fs::exists(p / ".git", ec)) return true;
+  const char* home = std::getenv("HOME");
+  return home && *home && fs::path(home).lexically_normal() == p;
+}
+}  // namespace
+
+bool parse_megabytes(const std::string& t, double& mb) {
+  const char* b = t.data();
+  const char* e = b + t.size();
+  auto [ptr, ec] = std::from_chars(b, e, mb);
+  return ec == std::errc() && ptr == e && std::isfinite(mb) && mb > 0 && mb <= kMaxMegabytes;
+}
+
 std::string find_config(const std::string& start) {
   std::error_code ec;
   fs::path p = fs::absolute(start.empty() ? "." : start, ec).lexically_normal();
   if (!fs::is_directory(p, ec)) p = p.parent_path();
-  for (;;) {
+  for (;; p = p.parent_path()) {
     for (const char* name : {".sparkcheck.yaml", ".sparkcheck.yml"}) {
       fs::path c = p / name;
       if (fs::is_regular_file(c, ec)) return c.generic_string();
     }
     fs::path py = p / "pyproject.toml";
-    if (fs::is_regular_file(py, ec)) {
-      std::ifstream in(py);
-      std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::string text, why;
+    if (fs::is_regular_file(py, ec) && read_regular_file(py.string(), text, why)) {
       // only a pyproject.toml with a [tool.sparkcheck...] table header counts
       for (auto& line : split(text, '\n'))
         if (starts_with(trim(line), "[tool.sparkcheck")) return py.generic_string();
     }
-    if (!p.has_parent_path() || p.parent_path() == p) break;
-    p = p.parent_path();
+    if (discovery_stops_at(p) || !p.has_parent_path() || p.parent_path() == p) break;
   }
   return "";
 }
@@ -335,7 +355,8 @@ Config parse_config(const std::string& text, const std::string& file) {
     }
   } else {
     int bad_line = 0;
-    if (!yaml_safe_for_yaml_cpp(text, &bad_line)) rd.fail(bad_line, "invalid YAML: a document cannot start with ','");
+    std::string why;
+    if (!yaml_safe_for_yaml_cpp(text, &bad_line, &why)) rd.fail(bad_line, "invalid YAML: " + why);
     try {
       root = from_yaml(YAML::Load(text), rd.file);
     } catch (const YAML::Exception& e) {
@@ -347,9 +368,8 @@ Config parse_config(const std::string& text, const std::string& file) {
 }
 
 Config load_config(const std::string& file) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) throw ConfigError(display_file(file) + ": cannot read configuration file");
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::string text, why;
+  if (!read_regular_file(file, text, why)) throw ConfigError(display_file(file) + ": cannot read configuration file: " + why);
   return parse_config(text, file);
 }
 

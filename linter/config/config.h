@@ -55,7 +55,11 @@ const std::vector<std::string>& config_keys();
 
 // Looks for a configuration in the directory of `start` (a file or directory)
 // and its parents. Returns the absolute path, or "" when there is none.
+// Stops at the repository root (the directory with .git) or $HOME, whichever is nearer.
 std::string find_config(const std::string& start);
+// A --max-file-size / max-file-size value: finite, above 0, at most kMaxMegabytes.
+constexpr double kMaxMegabytes = 1e6;
+bool parse_megabytes(const std::string& text, double& mb);
 
 // Reads a configuration file (YAML, or pyproject.toml / *.toml with
 // [tool.sparkcheck]). Throws ConfigError on any unknown key or bad value.

@@ -3,21 +3,22 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <fnmatch.h>
-#include <spawn.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
+
+#include <climits>
+#include <cstdlib>
 
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <set>
 
+#include "core/git_index.h"
+#include "core/gitignore.h"
+#include "core/read_file.h"
 #include "core/source.h"
-
-extern char** environ;
 
 namespace sc {
 namespace fs = std::filesystem;
@@ -62,48 +63,29 @@ bool glob_match(const std::string& pattern, const std::string& path) {
   return false;
 }
 
-int run_capture(const std::vector<std::string>& argv, const std::string& stdin_file, std::string& out,
-                const std::string& cwd) {
-  int pipefd[2];
-  if (pipe2(pipefd, O_CLOEXEC) != 0) return -1;
-  posix_spawn_file_actions_t fa;
-  posix_spawn_file_actions_init(&fa);
-  posix_spawn_file_actions_addopen(&fa, 0, stdin_file.empty() ? "/dev/null" : stdin_file.c_str(), O_RDONLY, 0);
-  posix_spawn_file_actions_adddup2(&fa, pipefd[1], 1);
-  posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
-  std::vector<std::string> args = argv;
-  if (!cwd.empty()) {  // use `git -C`-style: callers pass cwd-aware argv; fall back to chdir wrapper
-    args.insert(args.begin(), {"/usr/bin/env", "-C", cwd});
-  }
-  std::vector<char*> cargv;
-  for (auto& a : args) cargv.push_back(a.data());
-  cargv.push_back(nullptr);
-  pid_t pid;
-  int rc = posix_spawnp(&pid, cargv[0], &fa, nullptr, cargv.data(), environ);
-  posix_spawn_file_actions_destroy(&fa);
-  close(pipefd[1]);
-  if (rc != 0) {
-    close(pipefd[0]);
-    return -1;
-  }
-  char buf[65536];
-  ssize_t n;
-  while ((n = read(pipefd[0], buf, sizeof buf)) > 0 || (n < 0 && errno == EINTR))
-    if (n > 0) out.append(buf, static_cast<size_t>(n));
-  close(pipefd[0]);
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
 namespace {
+
+// The directory holding .git at or above `dir` (ignore files apply from there), or `dir`.
+std::string ignore_top(const std::string& dir) {
+  fs::path p(dir);
+  std::error_code ec;
+  for (fs::path q = p;; q = q.parent_path()) {
+    struct stat st;
+    if (lstat((q / ".git").c_str(), &st) == 0) return q.generic_string();
+    if (!q.has_parent_path() || q.parent_path() == q) break;
+  }
+  return dir;
+}
 
 struct Walker {
   const WalkOptions& opt;
   WalkResult& res;
   std::set<std::pair<dev_t, ino_t>> seen_files;
   std::set<std::pair<dev_t, ino_t>> seen_dirs;
-  std::vector<std::pair<dev_t, ino_t>> stack;
+  IgnoreStack ignores;
+  std::string top;  // ignore patterns are relative to this directory
+  std::vector<std::string> roots;  // real paths of the directories being walked
+  TrackedPaths tracked;            // git never ignores a tracked file
 
   bool excluded(const std::string& display) {
     for (auto& g : opt.exclude)
@@ -120,13 +102,93 @@ struct Walker {
     res.files.push_back({abs, display_path(abs, opt.root), explicit_arg});
   }
 
+  std::string rel_to_top(const std::string& abs) const {
+    return abs.size() > top.size() && abs.compare(0, top.size(), top) == 0 ? abs.substr(top.size() + (top == "/" ? 0 : 1))
+                                                                             : std::string();
+  }
+
+  // Pushes the ignore files of `abs` (.gitignore, then .ignore); returns how many.
+  size_t push_ignores(const std::string& abs) {
+    if (opt.no_ignore) return 0;
+    size_t n = 0;
+    std::string base = rel_to_top(abs);
+    for (const char* name : {".gitignore", ".ignore"}) {
+      std::string text, why;
+      std::string file = abs + "/" + name;
+      struct stat st;
+      if (lstat(file.c_str(), &st) != 0) continue;
+      if (!read_regular_file(file, text, why, 1u << 20, false)) {
+        note(display_path(file, opt.root), "ignore file not read: " + why, "ignore-file");
+        continue;
+      }
+      ignores.push(parse_ignore(text, base));
+      ++n;
+    }
+    return n;
+  }
+
+  // Ignore files above the first walked directory, from the repository top down.
+  void push_ancestor_ignores(const std::string& abs) {
+    if (opt.no_ignore) return;
+    std::string text, why;
+    if (read_regular_file(top + "/.git/info/exclude", text, why, 1u << 20, false))
+      ignores.push(parse_ignore(text, ""));
+    std::string rel = rel_to_top(abs);
+    std::string cur = top;
+    for (const auto& part : split(rel, '/')) {
+      if (part.empty()) continue;
+      push_ignores(cur);
+      cur += (cur == "/" ? "" : "/") + part;
+    }
+  }
+
+  // Symbolic links are never followed: the walk stays inside the linted tree.
+  // One whose target lies inside a linted directory is skipped quietly (the
+  // target is linted where it is); others are reported.
+  void link(const std::string& child, const std::string& disp) {
+    char buf[PATH_MAX];
+    if (!realpath(child.c_str(), buf)) {
+      note(disp, "broken symbolic link", "broken-symlink", Level::Note);
+      return;
+    }
+    std::string target = buf;
+    for (const auto& r : roots)
+      if (target == r || starts_with(target, r == "/" ? r : r + "/")) return;
+    note(disp, "symbolic link to a path outside the linted tree; not followed", "symlink", Level::Note);
+  }
+
+  void entry(const std::string& abs, const std::string& n, int depth) {
+    std::string child = abs + "/" + n;
+    std::string disp = display_path(child, opt.root);
+    if (excluded(disp)) return;
+    struct stat st;
+    if (lstat(child.c_str(), &st) != 0) return;
+    if (S_ISLNK(st.st_mode)) return link(child, disp);
+    bool is_dir = S_ISDIR(st.st_mode);
+    if (!opt.no_ignore && ignores.size()) {
+      std::string rel = rel_to_top(child);
+      if (ignores.ignored(rel, is_dir) && !tracked.has(rel, is_dir)) return;
+    }
+    if (is_dir) {
+      if (skipped_dir_name(n) || !seen_dirs.insert({st.st_dev, st.st_ino}).second) return;
+      dir(child, depth + 1);
+    } else if (S_ISREG(st.st_mode)) {
+      add_file(child, st, false);
+    } else {
+      note(disp, std::string("not linted: the path is ") + file_kind_name(st.st_mode) + ", not a regular file",
+           "not-regular-file");
+    }
+  }
+
   void dir(const std::string& abs, int depth) {
     if (depth > 64) {
       note(display_path(abs, opt.root), "directory nesting deeper than 64 levels; not descended", "too-deep");
       return;
     }
-    DIR* d = opendir(abs.c_str());
+    int fd = open(abs.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    DIR* d = fd < 0 ? nullptr : fdopendir(fd);
     if (!d) {
+      if (fd >= 0) close(fd);
       note(display_path(abs, opt.root), std::string("cannot read directory: ") + std::strerror(errno), "read-error");
       return;
     }
@@ -139,32 +201,9 @@ struct Walker {
     std::sort(names.begin(), names.end());
     bool is_venv = std::find(names.begin(), names.end(), "pyvenv.cfg") != names.end();
     if (is_venv && depth > 0) return;
-    for (auto& n : names) {
-      std::string child = abs + "/" + n;
-      std::string disp = display_path(child, opt.root);
-      if (excluded(disp)) continue;
-      struct stat lst, st;
-      if (lstat(child.c_str(), &lst) != 0) continue;
-      bool link = S_ISLNK(lst.st_mode);
-      if (stat(child.c_str(), &st) != 0) {
-        if (link) note(disp, "broken symbolic link", "broken-symlink", Level::Note);
-        continue;
-      }
-      if (S_ISDIR(st.st_mode)) {
-        if (skipped_dir_name(n)) continue;
-        std::pair<dev_t, ino_t> id{st.st_dev, st.st_ino};
-        if (std::find(stack.begin(), stack.end(), id) != stack.end()) {
-          note(disp, "symbolic link loop: points back to one of its parent directories; not followed", "symlink-loop");
-          continue;
-        }
-        if (!seen_dirs.insert(id).second) continue;  // reached twice via symlinks
-        stack.push_back(id);
-        dir(child, depth + 1);
-        stack.pop_back();
-      } else {
-        add_file(child, st, false);  // FIFOs and devices are reported when read
-      }
-    }
+    size_t pushed = push_ignores(abs);
+    for (auto& n : names) entry(abs, n, depth);
+    for (size_t i = 0; i < pushed; ++i) ignores.pop();
   }
 };
 
@@ -172,7 +211,7 @@ struct Walker {
 
 WalkResult walk(const WalkOptions& opt) {
   WalkResult res;
-  Walker w{opt, res, {}, {}, {}};
+  Walker w{opt, res, {}, {}, {}, {}, {}, {}};
   for (const auto& p : opt.paths) {
     std::error_code ec;
     std::string abs = fs::absolute(p, ec).lexically_normal().generic_string();
@@ -183,59 +222,20 @@ WalkResult walk(const WalkOptions& opt) {
       res.complete = false;
       continue;
     }
-    if (S_ISDIR(st.st_mode)) {
+    if (S_ISDIR(st.st_mode)) {  // a directory named on the command line: its own ignore files apply
       w.seen_dirs.insert({st.st_dev, st.st_ino});
-      w.stack = {{st.st_dev, st.st_ino}};
+      char real[PATH_MAX];
+      w.roots.push_back(realpath(abs.c_str(), real) ? std::string(real) : abs);
+      w.top = ignore_top(abs);
+      w.ignores = IgnoreStack();
+      w.tracked = TrackedPaths();
+      if (!opt.no_ignore) read_git_index(w.top, w.tracked);
+      w.push_ancestor_ignores(abs);
       w.dir(abs, 0);
     } else {
       w.add_file(abs, st, true);
     }
   }
-  if (opt.no_ignore || res.files.empty()) return res;
-
-  // .gitignore with git's own semantics. Inside a work tree use the repository
-  // (also honours .git/info/exclude and core.excludesFile); elsewhere use a
-  // throw-away repository over the root so .gitignore files still apply.
-  std::string top;
-  bool in_repo = run_capture({"git", "-C", opt.root, "rev-parse", "--show-toplevel"}, "", top) == 0;
-  char tmpl[] = "/tmp/sparkcheck-ignore-XXXXXX";
-  int fd = mkstemp(tmpl);
-  if (fd < 0) return res;
-  std::string list;
-  for (auto& f : res.files) {
-    list += f.abs;
-    list.push_back('\0');
-  }
-  if (write(fd, list.data(), list.size()) != static_cast<ssize_t>(list.size())) {}
-  close(fd);
-  std::string out;
-  int rc;
-  std::string tmpgit;
-  if (in_repo) {
-    rc = run_capture({"git", "-C", opt.root, "check-ignore", "--stdin", "-z"}, tmpl, out);
-  } else {
-    char gtmpl[] = "/tmp/sparkcheck-git-XXXXXX";
-    tmpgit = mkdtemp(gtmpl) ? gtmpl : "";
-    std::string dummy;
-    rc = tmpgit.empty() ? -1 : run_capture({"git", "init", "-q", "--bare", tmpgit}, "", dummy);
-    if (rc == 0)
-      rc = run_capture({"git", "--git-dir=" + tmpgit, "--work-tree=" + opt.root, "-C", opt.root,
-                        "check-ignore", "--no-index", "--stdin", "-z"}, tmpl, out);
-  }
-  unlink(tmpl);
-  if (!tmpgit.empty()) fs::remove_all(tmpgit);
-  if (rc == -1) {
-    res.notes.push_back({Level::Warning, "", {}, "git not found: .gitignore rules were not applied (install git, or pass --no-ignore to silence this)", "no-git"});
-    return res;
-  }
-  // rc 1 = nothing ignored; 0 = some ignored
-  std::set<std::string> ignored;
-  for (auto& s : split(out, '\0'))
-    if (!s.empty()) ignored.insert(s);
-  std::vector<WalkedFile> kept;
-  for (auto& f : res.files)
-    if (f.explicit_arg || !ignored.count(f.abs)) kept.push_back(f);
-  res.files = std::move(kept);
   return res;
 }
 

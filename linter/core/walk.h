@@ -1,5 +1,6 @@
-// Finding the files to lint: recursive walk, skip lists, symlink-loop safety,
-// .gitignore through git itself (`git check-ignore`).
+// Finding the files to lint: recursive walk, skip lists; symbolic links are
+// never followed and only regular files are listed; .gitignore/.ignore/
+// .git/info/exclude are read directly (core/gitignore.h): no git process.
 #pragma once
 #include <string>
 #include <vector>
@@ -35,10 +36,5 @@ bool skipped_dir_name(const std::string& name);
 // Glob match used by --exclude / per-file-ignores: '*' '?' '[...]', '**' spans dirs;
 // a pattern without '/' matches the base name or any path suffix.
 bool glob_match(const std::string& pattern, const std::string& path);
-
-// Runs a program (no shell) with stdin from a file (or /dev/null), captures stdout.
-// Returns the exit status, or -1 if it could not be started.
-int run_capture(const std::vector<std::string>& argv, const std::string& stdin_file,
-                std::string& out, const std::string& cwd = "");
 
 }  // namespace sc

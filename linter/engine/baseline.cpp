@@ -1,8 +1,8 @@
 #include "engine/baseline.h"
 
-#include <fstream>
-#include <iterator>
 #include <nlohmann/json.hpp>
+
+#include "core/read_file.h"
 
 namespace sc {
 
@@ -32,6 +32,9 @@ bool parse_baseline(const std::string& text, const std::string& file, Baseline& 
     error = where(text, e.byte > 0 ? e.byte - 1 : 0, file) + " not a valid baseline: " +
             (p == std::string::npos ? msg : msg.substr(p)) + shape;
     return false;
+  } catch (const nlohmann::json::exception& e) {  // a number out of range (1e400), ...
+    error = file + ": not a valid baseline: " + e.what() + shape;
+    return false;
   }
   if (!j.is_object() || !j.contains("findings") || !j["findings"].is_array()) {
     error = file + ": not a valid baseline: expected an object with a \"findings\" list" + shape;
@@ -55,12 +58,12 @@ bool parse_baseline(const std::string& text, const std::string& file, Baseline& 
 }
 
 bool load_baseline(const std::string& file, Baseline& out, std::string& error) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) {
-    error = file + ": cannot read baseline file (create one with `sparkcheck lint --write-baseline " + file + "`)";
+  std::string text, why;
+  if (!read_regular_file(file, text, why)) {
+    error = file + ": cannot read baseline file: " + why +
+            " (create one with `sparkcheck lint --write-baseline " + file + "`)";
     return false;
   }
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   return parse_baseline(text, file, out, error);
 }
 

@@ -117,7 +117,7 @@ bool read_file(const WalkedFile& wf, size_t max_bytes, std::string& text, std::v
     notes.push_back({l, wf.display, {}, msg, id});
     return false;
   };
-  int fd = open(wf.abs.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+  int fd = open(wf.abs.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY | (wf.explicit_arg ? 0 : O_NOFOLLOW));
   if (fd < 0) return fail(std::string("cannot read file: ") + std::strerror(errno), "read-error", Level::Error);
   struct stat st;
   if (fstat(fd, &st) != 0) {
@@ -349,7 +349,7 @@ struct Job {
 // The first bytes of an extension-less file, for shebang sniffing ("" when unreadable).
 std::string file_head(const WalkedFile& wf) {
   std::string head;
-  int fd = open(wf.abs.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  int fd = open(wf.abs.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW);
   if (fd < 0) return head;
   struct stat st;
   if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {

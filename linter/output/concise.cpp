@@ -1,30 +1,27 @@
 // `--format concise`: one line per finding, gcc/quickfix style, for vim/emacs
 // `errorformat`, VS Code problem matchers and grep:
 //   path:line:col: level: [GN] message
+#include "output/escape.h"
 #include "output/output.h"
 
 namespace sc {
 namespace {
 
-std::string one_line(std::string s) {
-  for (char& c : s)
-    if (c == '\n' || c == '\r') c = ' ';
-  return s;
-}
+std::string one_line(const std::string& s) { return term_safe(s); }
 
 void write_concise(const LintResult& r, std::ostream& out, const OutputOptions& o) {
   for (const auto& f : r.findings) {
     if (!f.suppressions.empty() && !o.show_suppressed) continue;
     const Range& g = f.loc.range;
-    out << f.loc.path << ":" << (g.valid() ? g.line : 1) << ":" << (g.valid() ? g.col : 1) << ": "
+    out << term_path(f.loc.path) << ":" << (g.valid() ? g.line : 1) << ":" << (g.valid() ? g.col : 1) << ": "
         << level_name(f.level) << ": [" << f.rule << "] " << one_line(f.message);
     if (!f.suppressions.empty()) out << " (suppressed: " << one_line(f.suppressions[0].justification) << ")";
     out << "\n";
   }
   for (const auto& n : r.notifications) {
     if (n.path.empty()) out << "sparkcheck: ";
-    else if (n.range.valid()) out << n.path << ":" << n.range.line << ":" << n.range.col << ": ";
-    else out << n.path << ":1:1: ";
+    else if (n.range.valid()) out << term_path(n.path) << ":" << n.range.line << ":" << n.range.col << ": ";
+    else out << term_path(n.path) << ":1:1: ";
     out << level_name(n.level) << ": [" << n.id << "] " << one_line(n.message) << "\n";
   }
 }

@@ -5,9 +5,11 @@
 // caps and write everything that did not fit to the job summary
 // ($GITHUB_STEP_SUMMARY) as a markdown table, so nothing is lost.
 #include <algorithm>
+#include <cstring>
 #include <fstream>
 
 #include "core/rule_docs.h"
+#include "output/escape.h"
 #include "output/output.h"
 
 namespace sc {
@@ -15,14 +17,14 @@ namespace sc {
 // Workflow-command escaping (actions/toolkit command.ts): the message escapes
 // % CR LF; property values escape those plus ':' and ','.
 std::string gh_escape_data(std::string_view s) {
-  std::string r;
+  std::string r, run;  // other control characters and invalid UTF-8: shown escaped (output/escape.h)
   for (char c : s) {
-    if (c == '%') r += "%25";
-    else if (c == '\r') r += "%0D";
-    else if (c == '\n') r += "%0A";
-    else r += c;
+    if (c != '%' && c != '\r' && c != '\n') { run += c; continue; }
+    r += term_safe(run);
+    run.clear();
+    r += c == '%' ? "%25" : c == '\r' ? "%0D" : "%0A";
   }
-  return r;
+  return r + term_safe(run);
 }
 
 std::string gh_escape_property(std::string_view s) {
@@ -61,13 +63,14 @@ std::string command(const Item& it) {
   return "::" + std::string(gh_level(it.level)) + props + "::" + gh_escape_data(it.message);
 }
 
-std::string md_cell(std::string s) {
+// A job-summary table cell: Markdown and HTML syntax and control characters escaped.
+std::string md_cell(const std::string& s) {
   std::string r;
-  for (char c : s) {
-    if (c == '|') r += "\\|";
-    else if (c == '\n' || c == '\r') r += "<br>";
-    else if (c == '<') r += "&lt;";
+  for (char c : term_safe(s)) {
+    if (c == '<') r += "&lt;";
     else if (c == '>') r += "&gt;";
+    else if (c == '&') r += "&amp;";
+    else if (std::strchr("\\`*_[]|!#~", c) && c) r += std::string("\\") + c;
     else r += c;
   }
   return r;
@@ -95,7 +98,7 @@ void write_summary(const LintResult& r, std::ostream& out, const OutputOptions& 
       const Item& it = items[i];
       std::string where = it.path.empty() ? "-" : it.path;
       if (it.range.valid()) where += ":" + std::to_string(it.range.line) + ":" + std::to_string(it.range.col);
-      s << "| " << level_name(it.level) << " | " << md_cell(it.title) << " | `" << md_cell(where) << "` | "
+      s << "| " << level_name(it.level) << " | " << md_cell(it.title) << " | " << md_cell(where) << " | "
         << md_cell(it.message) << " |\n";
     }
   }

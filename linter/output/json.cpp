@@ -1,17 +1,22 @@
 // `--format json`: a plain list for scripts.
 #include <nlohmann/json.hpp>
 
+#include "core/source.h"
+#include "output/escape.h"
 #include "output/output.h"
 
 namespace sc {
 namespace {
 
 nlohmann::ordered_json loc_json(const Location& l) {
-  return {{"path", l.path},
-          {"line", l.range.line},
-          {"column", l.range.col},
-          {"end_line", l.range.end_line},
-          {"end_column", l.range.end_col}};
+  nlohmann::ordered_json j = {{"path", l.path},
+                              {"line", l.range.line},
+                              {"column", l.range.col},
+                              {"end_line", l.range.end_line},
+                              {"end_column", l.range.end_col}};
+  // a path that is not UTF-8 is printed with U+FFFD; its bytes stay recoverable here
+  if (!valid_utf8(l.path)) j["path_escaped"] = term_safe(l.path);
+  return j;
 }
 
 void write_json(const LintResult& r, std::ostream& out, const OutputOptions&) {

@@ -4,6 +4,7 @@
 // findings gets one passing testcase, and run problems are <error> testcases.
 #include <map>
 
+#include "output/escape.h"
 #include "output/output.h"
 
 namespace sc {
@@ -22,8 +23,16 @@ std::string xml_escape(std::string_view s) {
       case '\r': r += "&#13;"; break;
       case '\t': r += "&#9;"; break;
       default:
-        if (c < 0x20) continue;  // not representable in XML 1.0
-        r += static_cast<char>(c);
+        if (c < 0x20 || c == 0x7F) {  // not representable in XML 1.0: shown escaped
+          r += hex_byte(c);
+        } else if (c >= 0x80) {  // invalid UTF-8 would make the document ill-formed
+          size_t n = utf8_seq_len(s, i);
+          if (n == 0) { r += hex_byte(c); continue; }
+          r.append(s.substr(i, n));
+          i += n - 1;
+        } else {
+          r += static_cast<char>(c);
+        }
     }
   }
   return r;

@@ -17,6 +17,7 @@ struct OutputOptions {
   bool show_suppressed = false;     // text formats: list suppressed findings too
   size_t annotation_limit = 10;     // github: per-step cap per level
   std::string summary_file;         // github: $GITHUB_STEP_SUMMARY
+  std::string config_file;          // configuration file in use (text summary, SARIF invocation)
 };
 
 using WriterFn = void (*)(const LintResult&, std::ostream&, const OutputOptions&);

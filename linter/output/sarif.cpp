@@ -142,6 +142,7 @@ static void write_sarif(const LintResult& r, std::ostream& out, const OutputOpti
   ojson inv = {{"executionSuccessful", r.complete}};
   if (!o.command_line.empty()) inv["commandLine"] = o.command_line;
   if (!o.working_directory.empty()) inv["workingDirectory"] = {{"uri", file_uri(o.working_directory)}};
+  if (!o.config_file.empty()) inv["properties"] = {{"configurationFile", o.config_file}};
   inv["toolExecutionNotifications"] = notes;
   ojson run = {{"tool", {{"driver", driver}}},
                {"automationDetails", {{"id", "sparkcheck/lint/"}}},

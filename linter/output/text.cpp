@@ -2,6 +2,7 @@
 // with a marker under the range, the fix, related places, and a summary.
 #include <algorithm>
 
+#include "output/escape.h"
 #include "output/output.h"
 
 namespace sc {
@@ -31,7 +32,7 @@ void snippet(std::ostream& out, const LintResult& r, const Location& loc, const 
   if (line.size() > 300) return;  // minified or generated text: no snippet
   std::string num = std::to_string(loc.range.line);
   std::string pad(num.size(), ' ');
-  out << " " << st.c("1;34", num + " |") << " " << expand_tabs(line) << "\n";
+  out << " " << st.c("1;34", num + " |") << " " << term_safe(expand_tabs(line)) << "\n";
   // marker under the range (code points; tabs count 4)
   int col = loc.range.col, end = loc.range.end_line == loc.range.line ? loc.range.end_col : col + 1;
   std::string lead;
@@ -54,21 +55,21 @@ void snippet(std::ostream& out, const LintResult& r, const Location& loc, const 
 
 void print_finding(std::ostream& out, const LintResult& r, const Finding& f, const Style& st) {
   const auto& rg = f.loc.range;
-  out << st.c("1", f.loc.path + ":" + std::to_string(rg.line) + ":" + std::to_string(rg.col) + ":") << " "
-      << st.c(level_color(f.level), std::string(level_name(f.level)) + "[" + f.rule + "]") << ": " << f.message
-      << (f.suppressions.empty() ? "" : " (suppressed: " + f.suppressions[0].justification + ")") << "\n";
+  out << st.c("1", term_path(f.loc.path) + ":" + std::to_string(rg.line) + ":" + std::to_string(rg.col) + ":") << " "
+      << st.c(level_color(f.level), std::string(level_name(f.level)) + "[" + f.rule + "]") << ": " << term_safe(f.message)
+      << (f.suppressions.empty() ? "" : " (suppressed: " + term_safe(f.suppressions[0].justification) + ")") << "\n";
   snippet(out, r, f.loc, st);
-  if (!f.fix.empty()) out << "    " << st.c("1;32", "fix:") << " " << f.fix << "\n";
+  if (!f.fix.empty()) out << "    " << st.c("1;32", "fix:") << " " << term_safe(f.fix) << "\n";
   for (const auto& rel : f.related)
-    out << "    " << st.c("1;36", "see:") << " " << rel.loc.path << ":" << rel.loc.range.line << ":"
-        << rel.loc.range.col << ": " << rel.message << "\n";
+    out << "    " << st.c("1;36", "see:") << " " << term_safe(rel.loc.path) << ":" << rel.loc.range.line << ":"
+        << rel.loc.range.col << ": " << term_safe(rel.message) << "\n";
   out << "\n";
 }
 
 void print_notification(std::ostream& out, const Notification& n, const Style& st) {
-  out << st.c("1", (n.path.empty() ? std::string("sparkcheck") : n.path) +
+  out << st.c("1", (n.path.empty() ? std::string("sparkcheck") : term_path(n.path)) +
                        (n.range.valid() ? ":" + std::to_string(n.range.line) + ":" + std::to_string(n.range.col) : "") + ":")
-      << " " << st.c(level_color(n.level), std::string(level_name(n.level)) + "[" + n.id + "]") << ": " << n.message
+      << " " << st.c(level_color(n.level), std::string(level_name(n.level)) + "[" + n.id + "]") << ": " << term_safe(n.message)
       << "\n";
 }
 
@@ -105,6 +106,7 @@ void write_text(const LintResult& r, std::ostream& out, const OutputOptions& o) 
   bool any = counts[0] + counts[1] + counts[2] > 0;
   std::string summary = summary_line(r, counts, suppressed);
   out << (any ? st.c("1", summary) : st.c("1;32", summary)) << ".\n";
+  if (!o.config_file.empty()) out << "Configuration: " << term_safe(o.config_file) << "\n";
 }
 
 }  // namespace

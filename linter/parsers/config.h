@@ -10,8 +10,9 @@ namespace sc {
 
 // yaml-cpp 0.7 loops forever (allocating without bound) on a stray ',' at block
 // level (", a", "--- ,", "{}, x"). Returns false, with the 1-based line in *line,
-// for such text; call it before any YAML::Load*.
-bool yaml_safe_for_yaml_cpp(const std::string& text, int* line);
+// for such text; call it before any YAML::Load*. Also false (with the reason in
+// *why) for alias bombs, self-referencing aliases and nesting past the bounds.
+bool yaml_safe_for_yaml_cpp(const std::string& text, int* line, std::string* why = nullptr);
 
 void yaml_entries(const SourceFile& src, std::vector<ConfigEntry>& out, ParseDiag& diag);
 void json_entries(const SourceFile& src, std::vector<ConfigEntry>& out, ParseDiag& diag);

@@ -7,6 +7,7 @@
 
 #include "core/source.h"
 #include "parsers/config.h"
+#include "parsers/ts_util.h"
 
 extern "C" const TSLanguage* tree_sitter_json(void);
 
@@ -107,6 +108,7 @@ TSNode first_error(TSNode n) {
 }  // namespace
 
 void json_entries(const SourceFile& src, std::vector<ConfigEntry>& out, ParseDiag& diag) {
+  if (ts::refuse_deep(src, src.text(), diag)) return;
   std::unique_ptr<TSParser, decltype(&ts_parser_delete)> p(ts_parser_new(), ts_parser_delete);
   if (!ts_parser_set_language(p.get(), tree_sitter_json())) {
     diag.error(src.path(), {}, "internal: JSON grammar failed to load", "internal-error");

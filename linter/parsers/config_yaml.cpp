@@ -3,7 +3,11 @@
 #include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/yaml.h>
 
+#include <map>
 #include <sstream>
+#include <vector>
+
+#include "core/nesting.h"
 
 #include "core/source.h"
 #include "parsers/config.h"
@@ -123,38 +127,96 @@ struct Walker {
 }  // namespace
 
 namespace {
-// Swallows events: used to count documents without building nodes.
+// Swallows events: counts documents, and the size each anchor would have once
+// its aliases are expanded (a 7-line "billion laughs" names 10^9 nodes; an
+// alias inside its own anchor, `&a [*a]`, never ends).
 struct CountingHandler : YAML::EventHandler {
+  static constexpr size_t kMaxNodes = 1'000'000;  // expanded nodes per document
+  static constexpr size_t kMaxDepth = 200;
   YAML::Mark last;
-  void OnDocumentStart(const YAML::Mark& m) override { last = m; }
+  std::string why;  // set when the text must not be loaded
+  std::map<YAML::anchor_t, size_t> anchor_size;
+  struct Open { YAML::anchor_t anchor; size_t start; };
+  std::vector<Open> open;
+  size_t nodes = 0;
+
+  void add(const YAML::Mark& m, size_t n) {
+    last = m;
+    nodes += n;
+    if (nodes > kMaxNodes && why.empty()) why = "YAML aliases expand to more than a million nodes; not read";
+  }
+  void leaf(const YAML::Mark& m, YAML::anchor_t a) {
+    add(m, 1);
+    if (a) anchor_size[a] = 1;
+  }
+  void start(const YAML::Mark& m, YAML::anchor_t a) {
+    add(m, 1);
+    open.push_back({a, nodes});
+    if (open.size() > kMaxDepth && why.empty()) why = "YAML nested more than 200 levels deep; not read";
+  }
+  void end() {
+    if (open.empty()) return;
+    if (open.back().anchor) anchor_size[open.back().anchor] = nodes - open.back().start + 1;
+    open.pop_back();
+  }
+  void OnDocumentStart(const YAML::Mark& m) override { last = m; nodes = 0; anchor_size.clear(); }
   void OnDocumentEnd() override {}
-  void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
-  void OnAlias(const YAML::Mark&, YAML::anchor_t) override {}
-  void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t, const std::string&) override {}
-  void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
-  void OnSequenceEnd() override {}
-  void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
-  void OnMapEnd() override {}
+  void OnNull(const YAML::Mark& m, YAML::anchor_t a) override { leaf(m, a); }
+  void OnAlias(const YAML::Mark& m, YAML::anchor_t a) override {
+    auto it = anchor_size.find(a);
+    if (it == anchor_size.end()) {  // refers to an anchor still open: a cycle
+      last = m;
+      if (why.empty()) why = "YAML alias refers to the node that contains it; not read";
+      return;
+    }
+    add(m, it->second);
+  }
+  void OnScalar(const YAML::Mark& m, const std::string&, YAML::anchor_t a, const std::string&) override { leaf(m, a); }
+  void OnSequenceStart(const YAML::Mark& m, const std::string&, YAML::anchor_t a, YAML::EmitterStyle::value) override {
+    start(m, a);
+  }
+  void OnSequenceEnd() override { end(); }
+  void OnMapStart(const YAML::Mark& m, const std::string&, YAML::anchor_t a, YAML::EmitterStyle::value) override {
+    start(m, a);
+  }
+  void OnMapEnd() override { end(); }
 };
 }  // namespace
 
-bool yaml_safe_for_yaml_cpp(const std::string& text, int* line_out) {
-  // yaml-cpp 0.7 never consumes a stray ',' at block level ("{}, x", "--- ,"):
-  // LoadAll then yields empty documents forever. Count documents with a
-  // null handler and stop once there are more than the text can hold.
+namespace {
+// How many documents the text can hold: one per "---" or "..." line, plus two.
+size_t max_documents(const std::string& text) {
   size_t max_docs = 2;
   for (size_t i = 0; i < text.size(); i = text.find('\n', i) == std::string::npos ? text.size() : text.find('\n', i) + 1)
     if (text.compare(i, 3, "---") == 0 || text.compare(i, 3, "...") == 0) ++max_docs;
+  return max_docs;
+}
+}  // namespace
+
+bool yaml_safe_for_yaml_cpp(const std::string& text, int* line_out, std::string* why) {
+  // yaml-cpp 0.7 never consumes a stray ',' at block level ("{}, x", "--- ,"):
+  // LoadAll then yields empty documents forever. Count documents with a
+  // null handler and stop once there are more than the text can hold.
+  size_t max_docs = max_documents(text);
+  if (why) *why = "YAML syntax error: stray ',' outside a flow collection ([...] or {...})";
+  int deep_line = 0;
+  if (too_deep(text, &deep_line)) {  // yaml-cpp's own parser recurses on flow nesting
+    if (line_out) *line_out = deep_line;
+    if (why) *why = "YAML nested more than " + std::to_string(kMaxNesting) + " levels deep; not read";
+    return false;
+  }
   std::istringstream in(text);
   YAML::Parser parser(in);
   CountingHandler h;
   size_t docs = 0;
   try {
-    while (parser.HandleNextDocument(h))
-      if (++docs > max_docs) {
+    while (parser.HandleNextDocument(h)) {
+      if (!h.why.empty() || ++docs > max_docs) {
         if (line_out) *line_out = h.last.line >= 0 ? h.last.line + 1 : 1;
+        if (why && !h.why.empty()) *why = h.why;
         return false;
       }
+    }
   } catch (const YAML::Exception&) {
     return true;  // an ordinary syntax error: the real parse reports it
   }
@@ -163,9 +225,9 @@ bool yaml_safe_for_yaml_cpp(const std::string& text, int* line_out) {
 
 void yaml_entries(const SourceFile& src, std::vector<ConfigEntry>& out, ParseDiag& diag) {
   int bad_line = 0;
-  if (!yaml_safe_for_yaml_cpp(src.text(), &bad_line)) {
-    diag.error(src.path(), {bad_line, 1, bad_line, 2},
-               "YAML syntax error: stray ',' outside a flow collection ([...] or {...})");
+  std::string why;
+  if (!yaml_safe_for_yaml_cpp(src.text(), &bad_line, &why)) {
+    diag.error(src.path(), {bad_line, 1, bad_line, 2}, why);
     return;
   }
   try {

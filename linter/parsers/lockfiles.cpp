@@ -35,8 +35,9 @@ class LockfileParser : public Parser {
     std::string n = lower(path.substr(path.rfind('/') == std::string::npos ? 0 : path.rfind('/') + 1));
     if (yaml_lock(n)) {
       int bad_line = 0;
-      if (!yaml_safe_for_yaml_cpp(src.text(), &bad_line)) {
-        diag.error(src.path(), {bad_line, 1, bad_line, 2}, "YAML syntax error: a document cannot start with ','");
+      std::string why;
+      if (!yaml_safe_for_yaml_cpp(src.text(), &bad_line, &why)) {
+        diag.error(src.path(), {bad_line, 1, bad_line, 2}, why);
         return;
       }
       try {

@@ -263,6 +263,7 @@ class NotebookParser : public Parser {
   void parse(const SourceFile& src, FileFacts& out, ParseDiag& diag) const override {
     out.kind = FileKind::Notebook;
     const std::string& file = src.text();
+    if (ts::refuse_deep(src, file, diag)) return;
     nlohmann::json doc;
     try {
       doc = nlohmann::json::parse(file);
@@ -272,6 +273,9 @@ class NotebookParser : public Parser {
       if (size_t k = what.find("syntax error"); k != std::string::npos) what = what.substr(k);
       diag.error(src.path(), src.range(at, at), "notebook is not valid JSON (" + what + "); not checked",
                  "parse-error");
+      return;
+    } catch (const nlohmann::json::exception& e) {  // e.g. a number out of range (1e400)
+      diag.error(src.path(), {}, std::string("notebook JSON not read (") + e.what() + "); not checked", "parse-error");
       return;
     }
     if (!doc.is_object() || !doc.contains("cells") || !doc["cells"].is_array()) {

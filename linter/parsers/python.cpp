@@ -105,6 +105,9 @@ class PyWalker {
   PythonFacts& out_;
   std::map<std::string, std::string> bindings_;  // local name -> qualified module path
   int depth_ = 0;
+  // literal()/dotted() recursion: deeper expressions are treated as non-literal
+  static constexpr int kMaxExprDepth = 64;
+  mutable int expr_depth_ = 0;
   std::vector<std::string> functions_;
 
   std::string_view raw(TSNode n) const {
@@ -209,6 +212,8 @@ class PyWalker {
   // "a.b.c" for identifier/attribute chains, empty otherwise.
   std::string dotted(TSNode n) const {
     if (is(n, "identifier")) return std::string(raw(n));
+    ts::Nest nest(expr_depth_);
+    if (expr_depth_ > kMaxExprDepth) return {};
     if (is(n, "attribute")) {
       std::string obj = dotted(ts_node_child_by_field_name(n, "object", 6));
       TSNode attr = ts_node_child_by_field_name(n, "attribute", 9);
@@ -250,6 +255,8 @@ class PyWalker {
   Lit literal(TSNode n) const {
     Lit l;
     if (ts_node_is_null(n)) return l;
+    ts::Nest nest(expr_depth_);
+    if (expr_depth_ > kMaxExprDepth) return l;  // too deep to be a value worth reading
     const char* t = ts_node_type(n);
     if (!std::strcmp(t, "string")) return string_lit(n);
     if (!std::strcmp(t, "concatenated_string")) {
@@ -397,6 +404,7 @@ void parse_python(const SourceFile& src, PythonFacts& out, ParseDiag& diag) {
     return;
   }
   const std::string& text = src.text();
+  if (ts::refuse_deep(src, text, diag)) return;
   ts::TreePtr tree(
       ts_parser_parse_string(parser.get(), nullptr, text.data(), static_cast<uint32_t>(text.size())));
   if (!tree) return;

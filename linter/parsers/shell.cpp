@@ -228,7 +228,13 @@ class Expander {
 }  // namespace
 
 Expanded expand_word(std::string_view raw, const std::map<std::string, std::string>& vars) {
-  return Expander(vars).run(raw);
+  if (raw.size() > kMaxWordBytes) return {std::string(raw.substr(0, kMaxWordBytes)), false};
+  Expanded e = Expander(vars).run(raw);
+  if (e.text.size() > kMaxWordBytes) {  // X=$X$X doubling: keep memory bounded
+    e.text.resize(kMaxWordBytes);
+    e.resolved = false;
+  }
+  return e;
 }
 
 // ---------------------------------------------------------------------------
@@ -285,6 +291,7 @@ class Walker {
   // Parse bytes [begin, end) of the source (the whole file, or the inside of a
   // `bash -c '...'` string) and walk it.
   void parse(size_t begin, size_t end, TSPoint pbegin, TSPoint pend, int depth) {
+    if (ts::refuse_deep(src_, std::string_view(text_).substr(begin, end - begin), diag_, begin)) return;
     ParserPtr parser(ts_parser_new());
     if (!ts_parser_set_language(parser.get(), tree_sitter_bash())) {
       diag_.error(src_.path(), {}, "internal: tree-sitter-bash grammar rejected by the tree-sitter library",
@@ -333,7 +340,7 @@ class Walker {
 
   Word word(TSNode n) const {
     Word w;
-    w.raw = std::string(raw(n));
+    w.raw = std::string(raw(n).substr(0, kMaxWordBytes));  // nested $(...) words hold their whole body
     Expanded e = expand_word(w.raw, vars_);
     w.text = std::move(e.text);
     w.resolved = e.resolved;

@@ -29,6 +29,9 @@ struct Expanded {
   std::string text;
   bool resolved = true;
 };
+// Words (raw and expanded) are cut at this size, marked unresolved: nested $(...)
+// and `X=$X$X` doubling cannot grow memory without bound.
+constexpr size_t kMaxWordBytes = 16384;
 Expanded expand_word(std::string_view raw, const std::map<std::string, std::string>& vars);
 
 // True when the `#!` line of `head` names sh, bash, zsh, dash or ksh.

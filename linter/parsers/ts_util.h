@@ -6,6 +6,11 @@
 #include <cstring>
 #include <memory>
 #include <string>
+#include <string_view>
+
+#include "core/nesting.h"
+#include "core/registry.h"
+#include "core/source.h"
 
 namespace sc::ts {
 
@@ -16,7 +21,13 @@ using TreePtr = std::unique_ptr<TSTree, TreeDel>;
 
 // Generated files can nest thousands of levels deep (long && chains, huge
 // expressions): walkers stop descending past this depth rather than exhaust the stack.
+// AddressSanitizer's frames are several times larger: a lower bound keeps the
+// sanitizer build (tests/hostile) inside the same 8 MB stack.
+#if defined(__SANITIZE_ADDRESS__)
+constexpr int kMaxDepth = 400;
+#else
 constexpr int kMaxDepth = 2000;
+#endif
 struct Nest {  // counts the walker's current depth for its lifetime
   int& n;
   explicit Nest(int& x) : n(x) { ++n; }
@@ -27,13 +38,26 @@ inline bool is(TSNode n, const char* type) {
   return !ts_node_is_null(n) && std::strcmp(ts_node_type(n), type) == 0;
 }
 
+// The system tree-sitter (0.20.7) double-frees on some inputs nested tens of
+// thousands deep, and our walkers recurse: such text is never handed to it.
+// Reports the file (the line where the bound is passed) and returns true.
+inline bool refuse_deep(const SourceFile& src, std::string_view text, ParseDiag& diag, size_t base = 0) {
+  NestingScan s = max_nesting(text);
+  if (s.depth <= kMaxNesting) return false;
+  diag.error(src.path(), src.range(base + s.offset, base + s.offset + 1),
+             "not parsed: brackets nested more than " + std::to_string(kMaxNesting) + " levels deep",
+             "too-deep");
+  return true;
+}
+
 // First ERROR or MISSING node below `n` (0.20.7 has no ts_node_is_error).
-inline bool find_error(TSNode n, TSNode& found) {
+inline bool find_error(TSNode n, TSNode& found, int depth = 0) {
   if (is(n, "ERROR") || ts_node_is_missing(n)) { found = n; return true; }
+  if (depth > kMaxDepth) return false;
   uint32_t c = ts_node_child_count(n);
   for (uint32_t i = 0; i < c; ++i) {
     TSNode ch = ts_node_child(n, i);
-    if (ts_node_has_error(ch) && find_error(ch, found)) return true;
+    if (ts_node_has_error(ch) && find_error(ch, found, depth + 1)) return true;
   }
   return false;
 }

@@ -3,9 +3,10 @@
 
 #include <algorithm>
 #include <cstdlib>
-#include <fstream>
 #include <set>
 
+#include "core/read_file.h"
+#include "output/write_file.h"
 #include "probe/checks.h"
 
 namespace sc {
@@ -61,9 +62,9 @@ bool valid_options(const ProbeOptions& opt, std::ostream& err) {
 
 bool readable_configs(const ProbeOptions& opt, std::ostream& err) {
   for (auto& f : opt.configs) {
-    std::ifstream probe_file(f);
-    if (!probe_file) {
-      err << "sparkcheck probe: --config " << f << ": cannot read the file\n";
+    std::string text, why;  // a FIFO or device is refused here, never opened blocking
+    if (!read_regular_file(f, text, why)) {
+      err << "sparkcheck probe: --config " << f << ": cannot read the file: " << why << "\n";
       return false;
     }
   }
@@ -103,21 +104,21 @@ Report run_checks(Machine& m, Context& c, const std::set<std::string>& wanted) {
   return rep;
 }
 
-bool write_report(const Report& rep, const ProbeOptions& opt, std::ostream& out, std::ostream& err) {
-  std::ofstream file;
-  std::ostream* os = &out;
-  if (!opt.output.empty()) {
-    file.open(opt.output);
-    if (!file) {
-      err << "sparkcheck probe: cannot write " << opt.output << "\n";
-      return false;
-    }
-    os = &file;
+// The report on `out`, or in --output's file (checked write via a temporary file).
+bool emit_report(const Report& rep, const ProbeOptions& opt, std::ostream& out, std::ostream& err) {
+  auto render = [&](std::ostream& os) {
+    if (opt.format == "json") write_json(rep, os);
+    else if (opt.format == "sarif") write_sarif(rep, os);
+    else write_text(rep, os);
+  };
+  if (opt.output.empty()) {
+    render(out);
+    return true;
   }
-  if (opt.format == "json") write_json(rep, *os);
-  else if (opt.format == "sarif") write_sarif(rep, *os);
-  else write_text(rep, *os);
-  return true;
+  std::string why;
+  if (write_report(opt.output, render, why)) return true;
+  err << "sparkcheck probe: " << why << "\n";
+  return false;
 }
 
 }  // namespace
@@ -139,7 +140,7 @@ int run_probe_on(Machine& m, const ProbeOptions& opt, std::ostream& out, std::os
   Context c(m, opt);
   c.explicit_g5 = wanted.count("G5") > 0;
   Report rep = run_checks(m, c, wanted);
-  if (!write_report(rep, opt, out, err)) return 2;
+  if (!emit_report(rep, opt, out, err)) return 2;
   bool fail = std::any_of(rep.results.begin(), rep.results.end(), [](const CheckResult& r) { return r.verdict == Verdict::Fail; });
   return fail ? 1 : 0;
 }

@@ -15,6 +15,19 @@ extern char** environ;
 
 namespace sc::probe {
 
+namespace {
+// Reaps `pid` if it exits before `deadline`; false when it is still running then.
+bool wait_until(pid_t pid, std::chrono::steady_clock::time_point deadline, int& status) {
+  for (;;) {
+    pid_t got = waitpid(pid, &status, WNOHANG);
+    if (got == pid) return true;
+    if (got < 0 && errno != EINTR) return true;  // nothing to wait for
+    if (std::chrono::steady_clock::now() >= deadline) return false;
+    usleep(10000);
+  }
+}
+}  // namespace
+
 SpawnResult spawn_capture(const std::vector<std::string>& argv, const std::string& cwd,
                           double timeout_s, size_t max_bytes) {
   SpawnResult r;
@@ -93,11 +106,15 @@ SpawnResult spawn_capture(const std::vector<std::string>& argv, const std::strin
       }
     }
   }
-  if (r.timed_out) kill(-pid, SIGKILL);
   for (auto& f : fds)
     if (f.fd >= 0) close(f.fd);
+  // A child may close its pipes and keep running: the deadline holds for the wait too.
   int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  if (r.timed_out || !wait_until(pid, deadline, status)) {
+    r.timed_out = true;
+    kill(-pid, SIGKILL);
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
   }
   if (WIFEXITED(status)) r.exit_code = WEXITSTATUS(status);
   return r;

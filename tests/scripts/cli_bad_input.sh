@@ -6,7 +6,8 @@ P="$TMP/proj"
 mkdir -p "$P/sub"
 printf 'torch==2.5.1+cu124\n' > "$P/requirements.txt"                 # a real finding
 mkfifo "$P/Dockerfile"                                                  # FIFO named Dockerfile
-ln -s .. "$P/sub/loop"                                                  # symlink loop
+ln -s .. "$P/sub/loop"                                                  # symlink (a loop): not followed
+ln -s / "$P/sub/root"                                                   # symlink out of the tree: reported
 printf 'a: [1, 2\n' > "$P/broken.yaml"                                  # malformed YAML
 printf 'x = \n[t\n' > "$P/bad.toml"                                    # malformed TOML
 printf '{"a": }' > "$P/bad.json"                                        # malformed JSON
@@ -22,7 +23,7 @@ out="$(timeout 60 "$SPARKCHECK" lint "$P" --format json 2>&1)"; rc=$?
 check "run finishes (no hang) with exit 1" [ "$rc" -eq 1 ]
 j() { echo "$out" | python3 -c "import json,sys; d=json.load(sys.stdin); $1"; }
 check "finding in requirements.txt still reported" j "assert any(f['path']=='requirements.txt' and f['rule']=='G1' for f in d['findings'])"
-for pair in "Dockerfile:not-regular-file" "sub/loop:symlink-loop" "broken.yaml:parse-error" "bad.toml:parse-error" \
+for pair in "Dockerfile:not-regular-file" "sub/root:symlink" "broken.yaml:parse-error" "bad.toml:parse-error" \
             "bad.json:parse-error" "binary-requirements.txt:binary-file" "latin-requirements.txt:not-utf8" \
             "huge-requirements.txt:file-too-large" "bom-requirements.txt:bom"; do
   f="${pair%%:*}"; id="${pair##*:}"

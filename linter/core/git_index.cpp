@@ -1,0 +1,84 @@
+#include "core/git_index.h"
+
+#include <cstdint>
+
+#include "core/read_file.h"
+#include "core/source.h"
+
+namespace sc {
+
+namespace {
+
+uint32_t be32(const std::string& d, size_t at) {
+  auto b = [&](size_t i) { return static_cast<uint32_t>(static_cast<unsigned char>(d[at + i])); };
+  return b(0) << 24 | b(1) << 16 | b(2) << 8 | b(3);
+}
+
+// Index v4 prefix length: git's "offset" varint.
+bool varint(const std::string& d, size_t& at, size_t& v) {
+  if (at >= d.size()) return false;
+  unsigned char c = static_cast<unsigned char>(d[at++]);
+  v = c & 0x7F;
+  while (c & 0x80) {
+    if (at >= d.size() || v > (SIZE_MAX >> 8)) return false;
+    c = static_cast<unsigned char>(d[at++]);
+    v = ((v + 1) << 7) | (c & 0x7F);
+  }
+  return true;
+}
+
+void add(TrackedPaths& out, const std::string& path) {
+  out.files.insert(path);
+  for (size_t k = path.rfind('/'); k != std::string::npos && k > 0; k = path.rfind('/', k - 1)) {
+    if (!out.dirs.insert(path.substr(0, k)).second) break;  // its parents are in already
+  }
+}
+
+}  // namespace
+
+bool parse_git_index(const std::string& d, TrackedPaths& out) {
+  if (d.size() < 12 || d.compare(0, 4, "DIRC") != 0) return false;
+  uint32_t version = be32(d, 4), count = be32(d, 8);
+  if (version < 2 || version > 4) return false;
+  size_t at = 12;
+  std::string prev;
+  for (uint32_t i = 0; i < count; ++i) {
+    size_t start = at;
+    if (at + 62 > d.size()) return false;
+    uint16_t flags = static_cast<uint16_t>(static_cast<unsigned char>(d[at + 60]) << 8 | static_cast<unsigned char>(d[at + 61]));
+    at += 62;
+    if (version >= 3 && (flags & 0x4000)) at += 2;
+    std::string name;
+    if (version == 4) {
+      size_t strip = 0;
+      if (!varint(d, at, strip) || strip > prev.size()) return false;
+      size_t end = d.find('\0', at);
+      if (end == std::string::npos) return false;
+      name = prev.substr(0, prev.size() - strip) + d.substr(at, end - at);
+      at = end + 1;
+    } else {
+      size_t end = d.find('\0', at);
+      if (end == std::string::npos) return false;
+      name = d.substr(at, end - at);
+      at = start + ((end - start + 8) / 8) * 8;  // NUL padding to a multiple of 8
+    }
+    if (at > d.size()) return false;
+    add(out, name);
+    prev = std::move(name);
+  }
+  return true;
+}
+
+bool read_git_index(const std::string& top, TrackedPaths& out) {
+  std::string git = top + "/.git", text, why;
+  if (read_regular_file(git, text, why, 4096, false)) {  // a worktree: "gitdir: PATH"
+    std::string line = trim(text);
+    if (!starts_with(line, "gitdir:")) return false;
+    std::string dir = trim(line.substr(7));
+    git = !dir.empty() && dir[0] == '/' ? dir : top + "/" + dir;
+  }
+  std::string data;
+  return read_regular_file(git + "/index", data, why, 256u << 20, false) && parse_git_index(data, out);
+}
+
+}  // namespace sc

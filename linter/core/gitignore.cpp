@@ -1,0 +1,109 @@
+#include "core/gitignore.h"
+
+#include <fnmatch.h>
+
+namespace sc {
+
+namespace {
+
+constexpr size_t kMaxPatterns = 10000;  // per file: a hostile .gitignore stays cheap
+
+std::vector<std::string> split_segments(std::string_view p) {
+  std::vector<std::string> out;
+  size_t b = 0;
+  for (size_t i = 0; i <= p.size(); ++i) {
+    if (i == p.size() || p[i] == '/') {
+      if (i > b) out.emplace_back(p.substr(b, i - b));
+      b = i + 1;
+    }
+  }
+  return out;
+}
+
+// Trailing spaces are dropped unless escaped with '\'.
+std::string_view trim_trailing(std::string_view l) {
+  while (!l.empty() && (l.back() == ' ' || l.back() == '\r')) {
+    if (l.size() >= 2 && l[l.size() - 2] == '\\' && l.back() == ' ') break;
+    l.remove_suffix(1);
+  }
+  return l;
+}
+
+// Does `pat` (segments, "**" spans any number of segments) match all of `path`?
+// Dynamic programming over (pattern index, path index): no exponential backtracking.
+bool segments_match(const std::vector<std::string>& pat, const std::vector<std::string_view>& path) {
+  size_t P = pat.size(), S = path.size();
+  std::vector<char> row(S + 1, 0), next(S + 1, 0);
+  row[S] = 1;  // empty pattern suffix matches empty path suffix
+  for (size_t i = P; i-- > 0;) {
+    std::fill(next.begin(), next.end(), 0);
+    for (size_t j = S + 1; j-- > 0;) {
+      if (pat[i] == "**") next[j] = row[j] || (j < S && next[j + 1]);
+      else next[j] = j < S && segment_match(pat[i], path[j]) && row[j + 1];
+    }
+    row.swap(next);
+  }
+  return row[0];
+}
+
+bool matches(const IgnorePattern& p, const std::vector<std::string_view>& path) {
+  if (p.anchored) return segments_match(p.segments, path);
+  // an unanchored pattern (one segment) matches the name at any depth
+  return !path.empty() && segment_match(p.segments[0], path.back());
+}
+
+}  // namespace
+
+bool segment_match(std::string_view pat, std::string_view name) {
+  return fnmatch(std::string(pat).c_str(), std::string(name).c_str(), 0) == 0;
+}
+
+IgnoreFile parse_ignore(std::string_view text, std::string base) {
+  IgnoreFile f{std::move(base), {}};
+  size_t b = 0;
+  while (b < text.size() && f.patterns.size() < kMaxPatterns) {
+    size_t e = text.find('\n', b);
+    if (e == std::string_view::npos) e = text.size();
+    std::string_view l = trim_trailing(text.substr(b, e - b));
+    b = e + 1;
+    if (l.empty() || l[0] == '#') continue;
+    IgnorePattern p;
+    if (l[0] == '!') { p.negate = true; l.remove_prefix(1); }
+    else if (l[0] == '\\' && l.size() > 1 && (l[1] == '!' || l[1] == '#')) l.remove_prefix(1);
+    if (!l.empty() && l.back() == '/') { p.dir_only = true; l.remove_suffix(1); }
+    p.anchored = l.find('/') != std::string_view::npos;
+    p.segments = split_segments(l);
+    if (p.segments.empty()) continue;
+    f.patterns.push_back(std::move(p));
+  }
+  return f;
+}
+
+namespace {
+// The non-empty '/'-separated segments of `sub`.
+void path_segments(std::string_view sub, std::vector<std::string_view>& segs) {
+  segs.clear();
+  size_t b = 0;
+  for (size_t i = 0; i <= sub.size(); ++i) {
+    if (i != sub.size() && sub[i] != '/') continue;
+    if (i > b) segs.push_back(sub.substr(b, i - b));
+    b = i + 1;
+  }
+}
+}  // namespace
+
+bool IgnoreStack::ignored(const std::string& rel, bool is_dir) const {
+  std::vector<std::string_view> segs;
+  std::string_view r(rel);
+  int state = 0;  // 0 no match, 1 ignored, -1 re-included
+  for (const auto& f : files_) {
+    if (!f.base.empty() && !(r.size() > f.base.size() && r.substr(0, f.base.size()) == f.base && r[f.base.size()] == '/'))
+      continue;
+    path_segments(f.base.empty() ? r : r.substr(f.base.size() + 1), segs);
+    for (const auto& p : f.patterns)
+      if ((!p.dir_only || is_dir) && matches(p, segs)) state = p.negate ? -1 : 1;
+  }
+  return state == 1;
+}
+
+}  // namespace sc

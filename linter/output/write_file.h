@@ -1,0 +1,20 @@
+// Writing reports without losing them silently: every write, flush and close is
+// checked. A file is written to a temporary file beside it and renamed into
+// place (a reader never sees half a report; two runs never interleave), and the
+// temporary file is removed on SIGINT/SIGTERM. A target that exists and is not
+// a regular file (/dev/stdout, a FIFO, /dev/full) is written directly.
+#pragma once
+#include <functional>
+#include <ostream>
+#include <string>
+
+namespace sc {
+
+// Renders with `fn` and writes it to `path`, or to standard output when `path`
+// is empty. Returns false with `error` naming the path and the reason.
+bool write_report(const std::string& path, const std::function<void(std::ostream&)>& fn, std::string& error);
+
+// Installs the SIGINT/SIGTERM handlers that remove a temporary file in flight.
+void remove_temp_files_on_signals();
+
+}  // namespace sc
