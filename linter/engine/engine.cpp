@@ -15,6 +15,7 @@
 #include "core/registry.h"
 #include "core/suppress.h"
 #include "core/walk.h"
+#include "knowledge/knowledge.h"
 
 namespace sc {
 
@@ -463,6 +464,28 @@ std::set<std::string> check_rules(const LintOptions& opt, LintResult& res) {
   return ran;
 }
 
+// A CI job that asks for no runner label of knowledge `spark-runner-labels` runs on a
+// hosted runner, not a Spark: the findings inside it are notes.
+bool hosted_job(const CiJob& j) {
+  if (!j.resolved) return false;
+  const auto& spark = knowledge::table("spark-runner-labels");
+  return std::none_of(j.labels.begin(), j.labels.end(), [&](const std::string& l) { return spark.match(l); });
+}
+
+void lower_off_spark(LintResult& res) {
+  for (Finding& f : res.findings) {
+    const ParsedFile* pf = f.level == Level::Note ? nullptr : res.project.find(f.loc.path);
+    if (!pf) continue;
+    for (const CiJob& j : pf->facts.ci_jobs) {
+      if (f.loc.range.line < j.first || f.loc.range.line > j.last || !hosted_job(j)) continue;
+      std::string runner = j.labels.empty() ? std::string("a shared runner") : "runner " + j.labels.front();
+      f.level = Level::Note;
+      f.message += " (CI job " + j.name + " runs on " + runner + ", not on a Spark)";
+      break;
+    }
+  }
+}
+
 // Sorted, and the same finding reported twice (a file reached through two contexts) kept once.
 void sort_and_dedupe(std::vector<Finding>& findings) {
   for (auto& f : findings)
@@ -500,6 +523,7 @@ LintResult run_lint(const LintOptions& opt) {
   parse_files(jobs, opt);
   build_project(jobs, res);
   std::set<std::string> ran = check_rules(opt, res);
+  lower_off_spark(res);
   sort_and_dedupe(res.findings);
   apply_policy(res, opt, ran);
   sort_findings(res.findings);

@@ -74,30 +74,7 @@ class ComposeReader {
     if (vars) (*vars)[name] = value;
   }
 
-  void image(const ConfigEntry& e) {
-    Expanded x = expand_word(e.value, {});  // ${TAG:-25.11} takes its default
-    if (!x.resolved || x.text.empty()) return;
-    Image im;
-    im.ref = x.text;
-    im.written = e.value;
-    im.stage = -1;
-    im.loc = e.value_loc;
-    out_.images.push_back(std::move(im));
-  }
-
-  // The scalar's text line by line, each found on or after the scalar's first line.
-  EmbedMap map_of(const ConfigEntry& e, const std::string& text) {
-    EmbedMap m;
-    int line = e.value_loc.range.line;
-    for (const std::string& l : split(text, '\n')) {
-      int at = line;
-      for (int k = line; k <= std::min(src_.line_count(), line + 50); ++k)
-        if (src_.line(k).find(l) != std::string_view::npos) { at = k; break; }
-      m.add(src_, at, l);
-      line = at + 1;
-    }
-    return m;
-  }
+  void image(const ConfigEntry& e) { yaml_image(e, e.value, out_); }
 
   // `command: >` folds its lines into one: read them as one command continued
   // with `\` over the same lines, so every word keeps its place.
@@ -123,15 +100,9 @@ class ComposeReader {
     EmbedMap m;
     if (!folded(e, text, m)) {
       text = e.value;
-      m = map_of(e, e.value);
+      m = yaml_scalar_map(src_, e);
     }
-    SourceFile view(src_.path(), text);
-    FileFacts tmp;
-    ParseDiag d;
-    parse_shell(view, vars, -1, "compose", tmp, d);
-    embed_remap(tmp, d, m);
-    embed_merge(out_, std::move(tmp), 0);
-    for (Notification& n : d.notes) diag_.notes.push_back(std::move(n));
+    embed_shell(src_, std::move(text), m, vars, "compose", out_, diag_);
   }
 
   // List form: no shell splits it; `sh -c BODY` bodies are parsed as scripts.

@@ -1,6 +1,9 @@
 #include "parsers/embedded.h"
 
+#include <algorithm>
 #include <functional>
+
+#include "parsers/shell.h"
 
 namespace sc {
 
@@ -111,6 +114,45 @@ bool parse_embedded(const SourceFile& real, const std::string& name, std::string
   embed_merge(out, std::move(tmp), shift);
   for (Notification& n : d.notes) diag.notes.push_back(std::move(n));
   return true;
+}
+
+EmbedMap yaml_scalar_map(const SourceFile& real, const ConfigEntry& e) {
+  EmbedMap m;
+  int line = e.value_loc.range.line;
+  for (const std::string& l : split(e.value, '\n')) {
+    int at = line;
+    for (int k = line; k <= std::min(real.line_count(), line + 50); ++k)
+      if (real.line(k).find(l) != std::string_view::npos) {
+        at = k;
+        break;
+      }
+    m.add(real, at, l);
+    line = at + 1;
+  }
+  return m;
+}
+
+void embed_shell(const SourceFile& real, std::string text, const EmbedMap& m,
+                 const std::map<std::string, std::string>& vars, const std::string& context, FileFacts& out,
+                 ParseDiag& diag) {
+  SourceFile view(real.path(), std::move(text));
+  FileFacts tmp;
+  ParseDiag d;
+  parse_shell(view, vars, -1, context, tmp, d);
+  embed_remap(tmp, d, m);
+  embed_merge(out, std::move(tmp), 0);
+  for (Notification& n : d.notes) diag.notes.push_back(std::move(n));
+}
+
+void yaml_image(const ConfigEntry& e, const std::string& ref, FileFacts& out) {
+  Expanded x = expand_word(ref, {});
+  if (!x.resolved || x.text.empty()) return;
+  Image im;
+  im.ref = x.text;
+  im.written = e.value;
+  im.stage = -1;
+  im.loc = e.value_loc;
+  out.images.push_back(std::move(im));
 }
 
 }  // namespace sc
