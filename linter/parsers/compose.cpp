@@ -59,7 +59,8 @@ class ComposeReader {
     std::vector<const ConfigEntry*> all = s.entrypoint;
     all.insert(all.end(), s.command.begin(), s.command.end());
     if (all.size() == 1 && !starts_with(all[0]->key(), "[")) return script(*all[0], vars);
-    if (!all.empty()) argv(all, vars);
+    if (all.empty()) return;
+    if (const ConfigEntry* body = yaml_argv(all, "compose", out_)) script(*body, vars);
   }
 
  private:
@@ -103,20 +104,6 @@ class ComposeReader {
       m = yaml_scalar_map(src_, e);
     }
     embed_shell(src_, std::move(text), m, vars, "compose", out_, diag_);
-  }
-
-  // List form: no shell splits it; `sh -c BODY` bodies are parsed as scripts.
-  void argv(const std::vector<const ConfigEntry*>& items, const std::map<std::string, std::string>& vars) {
-    Command c;
-    c.context = "compose";
-    c.loc = items[0]->value_loc;
-    for (const ConfigEntry* e : items) c.argv.push_back(Word{e->value, e->value, true, e->value_loc});
-    out_.commands.push_back(c);
-    std::string prog = c.argv[0].text.substr(c.argv[0].text.rfind('/') == std::string::npos ? 0 : c.argv[0].text.rfind('/') + 1);
-    if (prog != "bash" && prog != "sh") return;
-    for (size_t i = 1; i + 1 < items.size(); ++i)
-      if (starts_with(items[i]->value, "-") && items[i]->value.find('c') != std::string::npos)
-        return script(*items[i + 1], vars);
   }
 };
 

@@ -155,4 +155,19 @@ void yaml_image(const ConfigEntry& e, const std::string& ref, FileFacts& out) {
   out.images.push_back(std::move(im));
 }
 
+const ConfigEntry* yaml_argv(const std::vector<const ConfigEntry*>& items, const std::string& context,
+                             FileFacts& out) {
+  Command c;
+  c.context = context;
+  c.loc = items[0]->value_loc;
+  for (const ConfigEntry* e : items) c.argv.push_back(Word{e->value, e->value, true, e->value_loc});
+  out.commands.push_back(c);
+  const std::string& a0 = c.argv[0].text;
+  std::string prog = a0.substr(a0.rfind('/') == std::string::npos ? 0 : a0.rfind('/') + 1);
+  if (prog != "bash" && prog != "sh") return nullptr;
+  for (size_t i = 1; i + 1 < items.size(); ++i)
+    if (starts_with(items[i]->value, "-") && items[i]->value.find('c') != std::string::npos) return items[i + 1];
+  return nullptr;
+}
+
 }  // namespace sc

@@ -42,6 +42,12 @@ EmbedMap yaml_scalar_map(const SourceFile& real, const ConfigEntry& e);
 // default); none when the value depends on an unknown variable.
 void yaml_image(const ConfigEntry& e, const std::string& ref, FileFacts& out);
 
+// A list-form command (compose `command: [...]`, Kubernetes `command:` + `args:`): no shell
+// splits it, so the items are the argv of one Command. Returns the body of `sh -c BODY`
+// (to be read as a script), or null.
+const ConfigEntry* yaml_argv(const std::vector<const ConfigEntry*>& items, const std::string& context,
+                             FileFacts& out);
+
 // Parse `text` as a shell script (lines mapped by `m`) with `vars` known, remap and merge
 // into `out`; its commands get `context`.
 void embed_shell(const SourceFile& real, std::string text, const EmbedMap& m,
