@@ -12,7 +12,7 @@ namespace sc {
 
 enum class FileKind {
   Unknown, Dockerfile, Requirements, Pyproject, CondaEnv, Lockfile,
-  Yaml, Json, Toml, Python, Shell, Notebook, Markdown,
+  Yaml, Json, Toml, Python, Shell, Notebook, Markdown, Makefile, CMake,
 };
 const char* kind_name(FileKind k);
 
