@@ -19,7 +19,8 @@ struct Arg {
 
 class CMakeReader {
  public:
-  CMakeReader(const SourceFile& src, FileFacts& out) : src_(src), t_(src.text()), out_(out) {}
+  CMakeReader(const SourceFile& src, FileFacts& out, ParseDiag& diag)
+      : src_(src), t_(src.text()), out_(out), diag_(diag) {}
 
   void run() {
     while (i_ < t_.size()) {
@@ -34,6 +35,7 @@ class CMakeReader {
   const SourceFile& src_;
   const std::string& t_;
   FileFacts& out_;
+  ParseDiag& diag_;
   size_t i_ = 0;
 
   void skip_comment() {
@@ -51,6 +53,11 @@ class CMakeReader {
     if (p >= t_.size() || t_[p] != '(') return;
     i_ = p + 1;
     std::vector<Arg> args = arguments();
+    if (i_ >= t_.size() && (t_.empty() || t_.back() != ')')) {
+      diag_.warn(src_.path(), src_.range(b, p + 1), "CMake syntax error: " + name + "( is never closed; its arguments are not read",
+                 "cmake-syntax");
+      return;
+    }
     command(name, b, args);
   }
 
@@ -143,9 +150,9 @@ class CMakeParser : public Parser {
     std::string n = lower(f.name);
     return n == "cmakelists.txt" || ends_with(n, ".cmake");
   }
-  void parse(const SourceFile& src, FileFacts& out, ParseDiag&) const override {
+  void parse(const SourceFile& src, FileFacts& out, ParseDiag& diag) const override {
     out.kind = FileKind::CMake;
-    CMakeReader(src, out).run();
+    CMakeReader(src, out, diag).run();
   }
 };
 
