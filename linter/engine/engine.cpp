@@ -464,12 +464,16 @@ std::set<std::string> check_rules(const LintOptions& opt, LintResult& res) {
   return ran;
 }
 
-// A CI job that asks for no runner label of knowledge `spark-runner-labels` runs on a
-// hosted runner, not a Spark: the findings inside it are notes.
-bool hosted_job(const CiJob& j) {
-  if (!j.resolved) return false;
+// A CI job that asks for no runner label of knowledge `spark-runner-labels` (or names its
+// runner by an expression) is not known to run on a Spark: the findings inside it are notes.
+bool off_spark_job(const CiJob& j) {
   const auto& spark = knowledge::table("spark-runner-labels");
   return std::none_of(j.labels.begin(), j.labels.end(), [&](const std::string& l) { return spark.match(l); });
+}
+
+std::string runner_of(const CiJob& j) {
+  if (!j.labels.empty()) return "runner " + j.labels.front();
+  return j.resolved ? "a shared runner" : "a runner named by an expression";
 }
 
 void lower_off_spark(LintResult& res) {
@@ -477,10 +481,9 @@ void lower_off_spark(LintResult& res) {
     const ParsedFile* pf = f.level == Level::Note ? nullptr : res.project.find(f.loc.path);
     if (!pf) continue;
     for (const CiJob& j : pf->facts.ci_jobs) {
-      if (f.loc.range.line < j.first || f.loc.range.line > j.last || !hosted_job(j)) continue;
-      std::string runner = j.labels.empty() ? std::string("a shared runner") : "runner " + j.labels.front();
+      if (f.loc.range.line < j.first || f.loc.range.line > j.last || !off_spark_job(j)) continue;
       f.level = Level::Note;
-      f.message += " (CI job " + j.name + " runs on " + runner + ", not on a Spark)";
+      f.message += " (CI job " + j.name + " runs on " + runner_of(j) + ", not known to be a Spark)";
       break;
     }
   }

@@ -1,7 +1,9 @@
 // Makefiles (Makefile, GNUmakefile, *.mk): recipe lines (tab-indented, `\` continued)
-// are parsed as shell, each where it stands ($(VAR) reads as an unknown value);
+// are parsed as shell, each where it stands (make's $(VAR) reads as an unknown value);
 // variable assignments (`NVCC_FLAGS += -gencode ...`) become EnvSetting facts and a
 // Command whose argv is the name then the value's words, so flags in them keep their place.
+#include <algorithm>
+
 #include "parsers/embedded.h"
 #include "parsers/shell.h"
 
@@ -28,10 +30,30 @@ std::pair<size_t, size_t> assignment(std::string_view l) {
   return {0, 0};
 }
 
-// Make's automatic variables ($<, $^ ...) are no shell syntax: read as `$_`, an unknown value.
-std::string automatic_variables(std::string s) {
-  for (size_t k = 0; k + 1 < s.size(); ++k)
-    if (s[k] == '$' && std::string_view("<^?*+%").find(s[k + 1]) != std::string_view::npos) s[k + 1] = '_';
+// A recipe line as the shell sees it, every column kept: `$$` is a literal `$` (read as
+// ` $`); make's own references, $(VAR), ${VAR}, $(shell ...), $@, $<, become a shell
+// variable of the same length that nothing sets (an unknown value).
+std::string make_to_shell(std::string s) {
+  for (size_t k = 0; k + 1 < s.size(); ++k) {
+    if (s[k] != '$') continue;
+    char n = s[k + 1];
+    if (n == '$') {
+      s[k++] = ' ';
+    } else if (n == '(' || n == '{') {
+      char close = n == '(' ? ')' : '}';
+      int depth = 0;
+      size_t e = k + 1;
+      for (; e < s.size(); ++e) {
+        if (s[e] == n) ++depth;
+        if (s[e] == close && --depth == 0) break;
+      }
+      if (e >= s.size()) continue;
+      std::fill(s.begin() + static_cast<long>(k) + 1, s.begin() + static_cast<long>(e) + 1, '_');
+      k = e;
+    } else if (std::string_view("@<^?*+%").find(n) != std::string_view::npos) {
+      s[++k] = '_';
+    }
+  }
   return s;
 }
 
@@ -63,7 +85,7 @@ class MakeReader {
       size_t s = l.find_first_not_of(" \t@-+");
       std::string view(s == std::string_view::npos ? std::string_view() : l.substr(s));
       m.add(src_, ln, view);
-      text += automatic_variables(view) + "\n";
+      text += make_to_shell(view) + "\n";
     }
     embed_shell(src_, text, m, {}, "make", out_, diag_);
   }

@@ -1,6 +1,6 @@
 // Workload YAML read as more than config, recognised by content: SkyPilot task files
 // (top-level `run:`/`setup:` beside `resources:`/`num_nodes:`/`envs:`...), whose shell
-// blocks become Command facts with `envs:` known; Kubernetes manifests (`apiVersion:` and
+// blocks become Command facts with `envs:` known and `image_id: docker:IMAGE` an Image; Kubernetes manifests (`apiVersion:` and
 // `kind:`), whose containers' `image:` becomes an Image fact and `command:` + `args:` a
 // Command (`sh -c BODY` read as a script) with the container's `env:` known.
 #include <map>
@@ -18,14 +18,18 @@ void skypilot(const SourceFile& src, FileFacts& out, ParseDiag& diag) {
   static const std::set<std::string> task_keys = {"resources", "num_nodes", "envs", "workdir", "file_mounts"};
   bool task = false;
   std::vector<const ConfigEntry*> blocks;
+  const ConfigEntry* image = nullptr;  // resources.image_id: docker:IMAGE
   Vars vars;
   for (const ConfigEntry& e : out.config) {
     if (e.document != 0 || e.path.empty()) continue;
     if (e.path.size() == 1 && task_keys.count(e.path[0])) task = true;
     if (e.path.size() == 1 && e.scalar && (e.path[0] == "setup" || e.path[0] == "run")) blocks.push_back(&e);
     if (e.path.size() == 2 && e.path[0] == "envs" && e.scalar) vars[e.path[1]] = e.value;
+    if (e.path.size() == 2 && e.path[0] == "resources" && e.path[1] == "image_id" && starts_with(e.value, "docker:"))
+      image = &e;
   }
   if (!task) return;
+  if (image) yaml_image(*image, image->value.substr(7), out);
   for (const ConfigEntry* b : blocks) embed_shell(src, b->value, yaml_scalar_map(src, *b), vars, "skypilot", out, diag);
 }
 
