@@ -158,31 +158,47 @@ class CiReader {
 
 // ---- GitHub Actions ---------------------------------------------------------------
 
+void github_matrix_entry(Job& j, const ConfigEntry& e, const std::vector<std::string>& p) {
+  size_t n = p.size();
+  if (n < 6 || p[3] != "matrix") return;
+  if (p[4] == "include" && item(p[5])) {
+    if (n == 7) j.matrix[p[6]].push_back(e.value);
+  } else if (n == 6 && item(p[5])) {
+    j.matrix[p[4]].push_back(e.value);
+  }
+}
+
+void github_step_entry(Script& s, const ConfigEntry& e, const std::vector<std::string>& p) {
+  size_t n = p.size();
+  if (p[4] == "run" && n == 5) s.body = &e;
+  else if (p[4] == "shell" && n == 5) s.shell = e.value;
+  else if (p[4] == "env" && n == 6) s.env[p[5]] = e.value;
+}
+
 void github_job_entry(Job& j, const ConfigEntry& e, const std::vector<std::string>& p,
                       std::map<std::string, Script>& steps) {
   const std::string& k = p[2];
   size_t n = p.size();
-  if (k == "runs-on") {
-    j.has_labels = true;
-    if (e.scalar && (n == 3 || (n == 4 && item(p[3])) || (n == 5 && p[3] == "labels"))) j.labels.push_back(&e);
-  } else if (k == "container" && e.scalar && (n == 3 || (n == 4 && p[3] == "image"))) {
-    j.images.push_back(&e);
-  } else if (k == "services" && e.scalar && n == 5 && p[4] == "image") {
-    j.images.push_back(&e);
-  } else if (k == "env" && e.scalar && n == 4) {
-    j.env[p[3]] = e.value;
-  } else if (k == "defaults" && e.scalar && n == 5 && p[3] == "run" && p[4] == "shell") {
-    j.shell = e.value;
-  } else if (k == "strategy" && e.scalar && n >= 6 && p[3] == "matrix" && p[4] == "include" && item(p[5])) {
-    if (n == 7) j.matrix[p[6]].push_back(e.value);
-  } else if (k == "strategy" && e.scalar && n == 6 && p[3] == "matrix" && item(p[5])) {
-    j.matrix[p[4]].push_back(e.value);
-  } else if (k == "steps" && e.scalar && n >= 5 && item(p[3])) {
-    Script& s = steps[p[3]];
-    if (p[4] == "run" && n == 5) s.body = &e;
-    else if (p[4] == "shell" && n == 5) s.shell = e.value;
-    else if (p[4] == "env" && n == 6) s.env[p[5]] = e.value;
-  }
+  if (k == "runs-on") j.has_labels = true;
+  if (!e.scalar) return;
+  if (k == "runs-on" && (n == 3 || (n == 4 && item(p[3])) || (n == 5 && p[3] == "labels"))) j.labels.push_back(&e);
+  else if (k == "container" && (n == 3 || (n == 4 && p[3] == "image"))) j.images.push_back(&e);
+  else if (k == "services" && n == 5 && p[4] == "image") j.images.push_back(&e);
+  else if (k == "env" && n == 4) j.env[p[3]] = e.value;
+  else if (k == "defaults" && n == 5 && p[3] == "run" && p[4] == "shell") j.shell = e.value;
+  else if (k == "strategy") github_matrix_entry(j, e, p);
+  else if (k == "steps" && n >= 5 && item(p[3])) github_step_entry(steps[p[3]], e, p);
+}
+
+// Workflow env and default shell, then the steps that run a script, in source order.
+void finish_job(Job& j, const Vars& top_env, const std::string& top_shell, std::map<std::string, Script>& steps) {
+  for (const auto& [k, v] : top_env) j.env.emplace(k, v);
+  if (j.shell.empty()) j.shell = top_shell;
+  for (auto& [k, s] : steps)
+    if (s.body) j.scripts.push_back(s);
+  std::sort(j.scripts.begin(), j.scripts.end(), [](const Script& a, const Script& b) {
+    return a.body->value_loc.range.line < b.body->value_loc.range.line;
+  });
 }
 
 void github(const SourceFile& src, FileFacts& out, ParseDiag& diag) {
@@ -204,16 +220,8 @@ void github(const SourceFile& src, FileFacts& out, ParseDiag& diag) {
   }
   CiReader r(src, out, diag, "github");
   for (size_t i = 0; i < jobs.size(); ++i) {
-    Job& j = jobs[i];
-    for (const auto& [k, v] : top_env) j.env.emplace(k, v);
-    if (j.shell.empty()) j.shell = top_shell;
-    // steps in source order ("[10]" sorts before "[2]" as a string)
-    for (auto& [k, s] : steps[j.name])
-      if (s.body) j.scripts.push_back(s);
-    std::sort(j.scripts.begin(), j.scripts.end(), [](const Script& a, const Script& b) {
-      return a.body->value_loc.range.line < b.body->value_loc.range.line;
-    });
-    r.job(j, i + 1 < jobs.size() ? jobs[i + 1].first - 1 : src.line_count());
+    finish_job(jobs[i], top_env, top_shell, steps[jobs[i].name]);
+    r.job(jobs[i], i + 1 < jobs.size() ? jobs[i + 1].first - 1 : src.line_count());
   }
 }
 

@@ -33,6 +33,17 @@ std::pair<size_t, size_t> assignment(std::string_view l) {
 // A recipe line as the shell sees it, every column kept: `$$` is a literal `$` (read as
 // ` $`); make's own references, $(VAR), ${VAR}, $(shell ...), $@, $<, become a shell
 // variable of the same length that nothing sets (an unknown value).
+// The end of the $(...) / ${...} opening at `k + 1` (its closing bracket), or npos.
+size_t reference_end(const std::string& s, size_t k) {
+  char open = s[k + 1], close = open == '(' ? ')' : '}';
+  int depth = 0;
+  for (size_t e = k + 1; e < s.size(); ++e) {
+    if (s[e] == open) ++depth;
+    if (s[e] == close && --depth == 0) return e;
+  }
+  return std::string::npos;
+}
+
 std::string make_to_shell(std::string s) {
   for (size_t k = 0; k + 1 < s.size(); ++k) {
     if (s[k] != '$') continue;
@@ -40,14 +51,8 @@ std::string make_to_shell(std::string s) {
     if (n == '$') {
       s[k++] = ' ';
     } else if (n == '(' || n == '{') {
-      char close = n == '(' ? ')' : '}';
-      int depth = 0;
-      size_t e = k + 1;
-      for (; e < s.size(); ++e) {
-        if (s[e] == n) ++depth;
-        if (s[e] == close && --depth == 0) break;
-      }
-      if (e >= s.size()) continue;
+      size_t e = reference_end(s, k);
+      if (e == std::string::npos) continue;
       std::fill(s.begin() + static_cast<long>(k) + 1, s.begin() + static_cast<long>(e) + 1, '_');
       k = e;
     } else if (std::string_view("@<^?*+%").find(n) != std::string_view::npos) {
