@@ -464,8 +464,9 @@ std::set<std::string> check_rules(const LintOptions& opt, LintResult& res) {
   return ran;
 }
 
-// A CI job that asks for no runner label of knowledge `spark-runner-labels` (or names its
-// runner by an expression) is not known to run on a Spark: the findings inside it are notes.
+// A CI job (or SkyPilot task) that asks for no runner label / accelerator of knowledge
+// `spark-runner-labels` (or names its runner by an expression) is not known to run on a
+// Spark: the findings inside it are notes.
 bool off_spark_job(const CiJob& j) {
   const auto& spark = knowledge::table("spark-runner-labels");
   return std::none_of(j.labels.begin(), j.labels.end(), [&](const std::string& l) { return spark.match(l); });
@@ -483,7 +484,8 @@ void lower_off_spark(LintResult& res) {
     for (const CiJob& j : pf->facts.ci_jobs) {
       if (f.loc.range.line < j.first || f.loc.range.line > j.last || !off_spark_job(j)) continue;
       f.level = Level::Note;
-      f.message += " (CI job " + j.name + " runs on " + runner_of(j) + ", not known to be a Spark)";
+      f.message += j.system == "skypilot" ? " (this SkyPilot task asks for " + j.labels.front() + ", not a Spark)"
+                                          : " (CI job " + j.name + " runs on " + runner_of(j) + ", not known to be a Spark)";
       break;
     }
   }

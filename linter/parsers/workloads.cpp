@@ -1,6 +1,7 @@
 // Workload YAML read as more than config, recognised by content: SkyPilot task files
 // (top-level `run:`/`setup:` beside `resources:`/`num_nodes:`/`envs:`...), whose shell
-// blocks become Command facts with `envs:` known and `image_id: docker:IMAGE` an Image; Kubernetes manifests (`apiVersion:` and
+// blocks become Command facts with `envs:` known, `image_id: docker:IMAGE` an Image and
+// `resources.accelerators` the labels of a CiJob spanning the file (the machine it asks for); Kubernetes manifests (`apiVersion:` and
 // `kind:`), whose containers' `image:` becomes an Image fact and `command:` + `args:` a
 // Command (`sh -c BODY` read as a script) with the container's `env:` known.
 #include <map>
@@ -19,6 +20,7 @@ void skypilot(const SourceFile& src, FileFacts& out, ParseDiag& diag) {
   bool task = false;
   std::vector<const ConfigEntry*> blocks;
   const ConfigEntry* image = nullptr;  // resources.image_id: docker:IMAGE
+  CiJob job{"skypilot", "task", 1, src.line_count(), {}, true};
   Vars vars;
   for (const ConfigEntry& e : out.config) {
     if (e.document != 0 || e.path.empty()) continue;
@@ -27,8 +29,12 @@ void skypilot(const SourceFile& src, FileFacts& out, ParseDiag& diag) {
     if (e.path.size() == 2 && e.path[0] == "envs" && e.scalar) vars[e.path[1]] = e.value;
     if (e.path.size() == 2 && e.path[0] == "resources" && e.path[1] == "image_id" && starts_with(e.value, "docker:"))
       image = &e;
+    if (e.path.size() >= 2 && e.path[0] == "resources" && e.path[1] == "accelerators" && e.scalar)
+      job.labels.push_back(e.value);
   }
   if (!task) return;
+  // the machine the task asks for, read like a CI runner (none named: any cloud GPU)
+  if (!job.labels.empty()) out.ci_jobs.push_back(job);
   if (image) yaml_image(*image, image->value.substr(7), out);
   for (const ConfigEntry* b : blocks) embed_shell(src, b->value, yaml_scalar_map(src, *b), vars, "skypilot", out, diag);
 }
