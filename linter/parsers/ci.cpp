@@ -158,9 +158,10 @@ class CiReader {
 
 // ---- GitHub Actions ---------------------------------------------------------------
 
+// Literal matrix values; an empty one is left out (steps guard it with `if: matrix.KEY`).
 void github_matrix_entry(Job& j, const ConfigEntry& e, const std::vector<std::string>& p) {
   size_t n = p.size();
-  if (n < 6 || p[3] != "matrix") return;
+  if (n < 6 || p[3] != "matrix" || e.value.empty()) return;
   if (p[4] == "include" && item(p[5])) {
     if (n == 7) j.matrix[p[6]].push_back(e.value);
   } else if (n == 6 && item(p[5])) {
