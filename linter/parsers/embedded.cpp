@@ -35,19 +35,21 @@ Range embed_range(const EmbedMap& m, Range r) {
 
 namespace {
 
+void install_locations(Install& in, const std::function<void(Location&)>& fn) {
+  fn(in.loc);
+  for (Requirement& r : in.packages) fn(r.loc);
+  for (auto& [s, l] : in.requirement_files) fn(l);
+  for (auto& [s, l] : in.constraint_files) fn(l);
+  for (IndexUrl& u : in.indexes) fn(u.loc);
+}
+
 void each_location(FileFacts& f, const std::function<void(Location&)>& fn) {
   auto cmd = [&](Command& c) {
     fn(c.loc);
     for (Word& w : c.argv) fn(w.loc);
     for (auto& [n, w] : c.env) fn(w.loc);
   };
-  for (Install& in : f.installs) {
-    fn(in.loc);
-    for (Requirement& r : in.packages) fn(r.loc);
-    for (auto& [s, l] : in.requirement_files) fn(l);
-    for (auto& [s, l] : in.constraint_files) fn(l);
-    for (IndexUrl& u : in.indexes) fn(u.loc);
-  }
+  for (Install& in : f.installs) install_locations(in, fn);
   for (IndexUrl& u : f.indexes) fn(u.loc);
   for (Image& im : f.images) fn(im.loc);
   for (EnvSetting& e : f.env) fn(e.loc);
