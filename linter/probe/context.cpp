@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "knowledge/versions.h"
 #include "probe/checks.h"
 
 namespace sc::probe {
@@ -109,35 +110,7 @@ const KernelArches& Context::kernel_arches(const std::string& so_path) {
   return it->second;
 }
 
-namespace {
-std::vector<long> version_parts(const std::string& v) {
-  std::vector<long> out;
-  size_t i = 0;
-  while (i < v.size() && !std::isdigit(static_cast<unsigned char>(v[i]))) ++i;
-  while (i < v.size()) {
-    if (!std::isdigit(static_cast<unsigned char>(v[i]))) break;
-    char* end = nullptr;
-    out.push_back(std::strtol(v.c_str() + i, &end, 10));
-    i = static_cast<size_t>(end - v.c_str());
-    if (i < v.size() && v[i] == '.') {
-      ++i;
-      continue;
-    }
-    break;
-  }
-  return out;
-}
-}  // namespace
-
-int compare_versions(const std::string& a, const std::string& b) {
-  auto x = version_parts(a), y = version_parts(b);
-  size_t n = std::max(x.size(), y.size());
-  for (size_t i = 0; i < n; ++i) {
-    long p = i < x.size() ? x[i] : 0, q = i < y.size() ? y[i] : 0;
-    if (p != q) return p < q ? -1 : 1;
-  }
-  return 0;
-}
+int compare_versions(const std::string& a, const std::string& b) { return knowledge::compare_versions(a, b); }
 
 bool arch_runs_on(const std::string& arch, bool ptx, int major, int minor) {
   // "sm_121a" -> 121, suffix 'a'; "sm_90" -> 90.
