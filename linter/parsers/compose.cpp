@@ -51,10 +51,10 @@ class ComposeReader {
 
   void service(const Service& s) {
     std::map<std::string, std::string> vars;
-    for (const ConfigEntry* e : s.environment) env(*e, "yaml", &vars);
-    for (const ConfigEntry* e : s.args) env(*e, "build-arg", nullptr);
+    for (const ConfigEntry* e : s.environment) env(*e, EnvOrigin::Yaml, &vars);
+    for (const ConfigEntry* e : s.args) env(*e, EnvOrigin::BuildArg, nullptr);
     if (s.image) image(*s.image);
-    if (s.dockerfile) out_.refs.push_back({s.dockerfile->value, "dockerfile", "", -1, s.dockerfile->value_loc});
+    if (s.dockerfile) out_.refs.push_back({s.dockerfile->value, RefKind::Dockerfile, "", -1, s.dockerfile->value_loc});
     // entrypoint then command: the container runs them as one argv
     std::vector<const ConfigEntry*> all = s.entrypoint;
     all.insert(all.end(), s.command.begin(), s.command.end());
@@ -67,7 +67,7 @@ class ComposeReader {
   FileFacts& out_;
   ParseDiag& diag_;
 
-  void env(const ConfigEntry& e, const char* origin, std::map<std::string, std::string>* vars) {
+  void env(const ConfigEntry& e, EnvOrigin origin, std::map<std::string, std::string>* vars) {
     auto [name, value] = env_pair(e);
     if (name.empty()) return;
     out_.env.push_back({name, value, origin, -1, e.value_loc});
@@ -79,7 +79,6 @@ class ComposeReader {
     if (!x.resolved || x.text.empty()) return;
     Image im;
     im.ref = x.text;
-    im.written = e.value;
     im.stage = -1;
     im.loc = e.value_loc;
     out_.images.push_back(std::move(im));
@@ -128,7 +127,7 @@ class ComposeReader {
     SourceFile view(src_.path(), text);
     FileFacts tmp;
     ParseDiag d;
-    parse_shell(view, vars, -1, "compose", tmp, d);
+    parse_shell(view, vars, -1, CommandContext::Compose, tmp, d);
     embed_remap(tmp, d, m);
     embed_merge(out_, std::move(tmp), 0);
     for (Notification& n : d.notes) diag_.notes.push_back(std::move(n));
@@ -137,7 +136,7 @@ class ComposeReader {
   // List form: no shell splits it; `sh -c BODY` bodies are parsed as scripts.
   void argv(const std::vector<const ConfigEntry*>& items, const std::map<std::string, std::string>& vars) {
     Command c;
-    c.context = "compose";
+    c.context = CommandContext::Compose;
     c.loc = items[0]->value_loc;
     for (const ConfigEntry* e : items) c.argv.push_back(Word{e->value, e->value, true, e->value_loc});
     out_.commands.push_back(c);

@@ -39,7 +39,6 @@ size_t scalar_end(const std::string& t, size_t b, bool flow) {
 struct Walker {
   const SourceFile& src;
   std::vector<ConfigEntry>& out;
-  int doc = 0;
   int depth = 0;
 
   Location loc_of(const YAML::Node& n, bool flow) {
@@ -69,14 +68,10 @@ struct Walker {
     if (++depth > 200) { --depth; return; }  // pathological nesting
     ConfigEntry e;
     e.path = path;
-    e.document = doc;
     e.key_loc = key_loc;
     if (n.IsScalar()) {
       e.value = n.Scalar();
       e.value_loc = loc_of(n, in_flow(n));
-      const auto& t = src.text();
-      size_t p = n.Mark().pos >= 0 ? static_cast<size_t>(n.Mark().pos) : t.size();
-      e.quoted = p < t.size() && (t[p] == '"' || t[p] == '\'');
       if (!path.empty()) out.push_back(std::move(e));
     } else if (n.IsMap()) {
       e.scalar = false;
@@ -174,7 +169,6 @@ void yaml_entries(const SourceFile& src, std::vector<ConfigEntry>& out, ParseDia
     for (auto& d : docs) {
       std::vector<std::string> path;
       w.walk(d, path, Location{src.path(), {}});
-      ++w.doc;
     }
   } catch (const YAML::Exception& e) {
     Range r;

@@ -90,8 +90,6 @@ void embed_merge(FileFacts& into, FileFacts&& from, int stage_shift) {
   append(into.python.calls, from.python.calls);
   append(into.python.assigns, from.python.assigns);
   append(into.python.strings, from.python.strings);
-  append(into.python.defined_functions, from.python.defined_functions);
-  append(into.shebang_or_directives, from.shebang_or_directives);
   append(into.sbatch, from.sbatch);
   for (auto& [k, v] : from.locked) into.locked.emplace(k, v);
 }

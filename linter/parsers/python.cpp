@@ -105,7 +105,6 @@ class PyWalker {
   PythonFacts& out_;
   std::map<std::string, std::string> bindings_;  // local name -> qualified module path
   int depth_ = 0;
-  std::vector<std::string> functions_;
 
   std::string_view raw(TSNode n) const {
     uint32_t b = ts_node_start_byte(n), e = ts_node_end_byte(n);
@@ -196,13 +195,8 @@ class PyWalker {
   }
 
   void function(TSNode n) {
-    TSNode name = ts_node_child_by_field_name(n, "name", 4);
-    std::string fname = ts_node_is_null(name) ? std::string() : std::string(raw(name));
-    out_.defined_functions.push_back(fname);
     ++depth_;
-    functions_.push_back(fname);
     walk_children(n);
-    functions_.pop_back();
     --depth_;
   }
 
@@ -334,8 +328,6 @@ class PyWalker {
     std::string d = dotted(fn);
     c.callee = d.empty() ? compact(raw(fn)) : d;
     c.resolved = d.empty() ? c.callee : resolve(d);
-    c.scope_depth = depth_;
-    c.function = functions_.empty() ? std::string() : functions_.back();
     c.loc = loc(n);
     if (is(args, "argument_list")) {
       for (uint32_t i = 0; i < ts_node_named_child_count(args); ++i) {

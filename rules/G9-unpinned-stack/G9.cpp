@@ -32,7 +32,7 @@ void warn(Reporter& out, const Item& it, std::string msg, std::string fix) {
 bool replaces_pypi(const PkgRun& run) {
   if (run.torch_backend) return true;
   for (const IndexUrl& ix : run.indexes)
-    if (ix.role == "index-url" && (cuda_of_url(ix.url) > 0 || ix.url.find('$') != std::string::npos)) return true;
+    if (ix.role == IndexRole::IndexUrl && (cuda_of_url(ix.url) > 0 || ix.url.find('$') != std::string::npos)) return true;
   return false;
 }
 
