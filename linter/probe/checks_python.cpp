@@ -6,6 +6,7 @@
 #include <set>
 
 #include "probe/checks.h"
+#include "query/packages.h"
 
 namespace sc::probe {
 
@@ -299,9 +300,8 @@ CheckResult check_g7(Context& c) {
     return r;
   }
   // Kernel libraries: NVFP4-capable engines, and other CUDA extensions.
-  static const std::vector<std::string> fp4_libs = {"vllm", "flashinfer-python", "sgl-kernel", "transformer-engine",
-                                                     "tensorrt-llm", "torchao", "fbgemm-gpu"};
-  static const std::vector<std::string> other_libs = {"flash-attn", "xformers", "bitsandbytes"};
+  // knowledge/packages.yaml: cuda-kernels, with nvfp4-kernels for the NVFP4-capable engines.
+  static const std::vector<std::string> kernel_libs = query::with_role("cuda-kernels");
   json libs = json::array();
   std::vector<std::string> fallback, dead, unverified, native;
   auto look = [&](const std::string& dist, bool fp4) {
@@ -317,8 +317,7 @@ CheckResult check_g7(Context& c) {
     else if (fp4 && gb10 && !l.native_arch) fallback.push_back(name + " [" + arch_summary(l) + "]");
     else if (fp4 && gb10) native.push_back(name);
   };
-  for (auto& d : fp4_libs) look(d, true);
-  for (auto& d : other_libs) look(d, false);
+  for (auto& d : kernel_libs) look(d, query::has_role(d, "nvfp4-kernels"));
   r.readings["kernel_libraries"] = libs;
   std::string msg = head + "; " + torch_part;
   if (!dead.empty() || !fallback.empty()) {

@@ -88,4 +88,11 @@ bool has_role(std::string_view name, std::string_view role) {
   return false;
 }
 
+std::vector<std::string> with_role(std::string_view role) {
+  std::vector<std::string> out;
+  for (const knowledge::Entry& e : knowledge::table("ml-packages").entries)
+    if (has_role(e.get("name"), role)) out.push_back(e.get("name"));
+  return out;
+}
+
 }  // namespace sc::query

@@ -61,5 +61,7 @@ const Image* ngc_image(const PkgEnv& env);
 // knowledge/packages.yaml ml-packages: does `name` play `role` (core-stack, depends-on-torch,
 // replaces-ngc-torch, cuda-kernels)?
 bool has_role(std::string_view name, std::string_view role);
+// Every ml-packages name with `role`, in file order.
+std::vector<std::string> with_role(std::string_view role);
 
 }  // namespace sc::query
