@@ -5,6 +5,7 @@
 #include "core/registry.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cctype>
 #include <map>
 #include <set>
@@ -22,7 +23,9 @@ std::string url_decode(std::string_view s) {
   for (size_t i = 0; i < s.size(); ++i) {
     if (s[i] == '%' && i + 2 < s.size() && std::isxdigit(static_cast<unsigned char>(s[i + 1])) &&
         std::isxdigit(static_cast<unsigned char>(s[i + 2]))) {
-      out += static_cast<char>(std::stoi(std::string(s.substr(i + 1, 2)), nullptr, 16));
+      unsigned v = 0;
+      std::from_chars(s.data() + i + 1, s.data() + i + 3, v, 16);
+      out += static_cast<char>(v);
       i += 2;
     } else {
       out += s[i];

@@ -29,7 +29,7 @@ std::optional<CheckResult> need_python(Context& c, const std::string& id) {
   return CheckResult{id, Verdict::Skip, "could not interrogate " + p.interpreter + ": " + p.error, json::object()};
 }
 
-int cuda_major(const std::string& v) { return v.empty() ? 0 : std::atoi(v.c_str()); }
+int cuda_major(const std::string& v) { return lead_int(v); }
 
 std::string driver_cuda(int v) { return std::to_string(v / 1000) + "." + std::to_string((v % 1000) / 10); }
 
@@ -59,7 +59,7 @@ LibArches lib_arches(Context& c, const std::string& dist) {
   }
   std::string cc = c.capability();
   if (l.known && !cc.empty()) {
-    int ma = std::atoi(cc.c_str()), mi = std::atoi(cc.c_str() + cc.find('.') + 1);
+    int ma = lead_int(cc), mi = lead_int(std::string_view(cc).substr(cc.find('.') + 1));
     for (auto& a : l.sass) {
       if (arch_runs_on(a, false, ma, mi)) {
         l.runs = true;
@@ -184,7 +184,7 @@ CheckResult check_g1(Context& c) {
   }
   bool other_major = false;
   for (auto& m : majors)
-    if (std::atoi(m.c_str()) != tm) other_major = true;
+    if (lead_int(m) != tm) other_major = true;
   if (other_major) {
     r.verdict = Verdict::Warn;
     r.message = head + ", " + drv + "; but " + seen +
@@ -268,7 +268,7 @@ CheckResult check_g7(Context& c) {
                 "; CUDA driver: " + (g.cuda_error.empty() ? "no device" : g.cuda_error) + ")";
     return r;
   }
-  int ma = std::atoi(cc.c_str()), mi = std::atoi(cc.c_str() + cc.find('.') + 1);
+  int ma = lead_int(cc), mi = lead_int(std::string_view(cc).substr(cc.find('.') + 1));
   bool gb10 = c.gb10();
   r.readings["capability"] = cc;
   std::string head = "capability " + cc + (gb10 ? " (GB10)" : "");
