@@ -41,7 +41,7 @@ bool run_installs(const PkgRun& run, std::string_view name) {
 
 bool pinned(const Project& p, const PkgRun& run, const std::string& name) { return run_pins(p, run, name); }
 
-bool exact(const Requirement& r) { return !r.exact_version.empty() || r.hashed || !r.url.empty(); }
+bool exact(const Requirement& r) { return exact_pin(r); }
 
 bool lower_bound_only(const Requirement& r) {
   return !r.specifier.empty() && !r.has_upper_bound && r.specifier.find('>') != std::string::npos;
@@ -78,6 +78,10 @@ const Image* base_image(const Project& p, const ParsedFile& dockerfile, int stag
 
 const Image* ngc_image(const PkgEnv& env) {
   return env.image && is_ngc_framework_image(env.image->ref) ? env.image : nullptr;
+}
+
+bool image_ships_torch(const PkgEnv& env) {
+  return env.image && knowledge::table("torch-images").match(lower(env.image->ref));
 }
 
 bool has_role(std::string_view name, std::string_view role) {

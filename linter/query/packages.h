@@ -58,6 +58,9 @@ const Image* base_image(const Project& p, const ParsedFile& dockerfile, int stag
 // The NGC framework image the environment runs on, or null.
 const Image* ngc_image(const PkgEnv& env);
 
+// Does the environment's base image ship a CUDA torch (knowledge/containers.yaml torch-images)?
+bool image_ships_torch(const PkgEnv& env);
+
 // knowledge/packages.yaml ml-packages: does `name` play `role` (core-stack, depends-on-torch,
 // replaces-ngc-torch, cuda-kernels)?
 bool has_role(std::string_view name, std::string_view role);
