@@ -80,6 +80,19 @@ const Image* ngc_image(const PkgEnv& env) {
   return env.image && is_ngc_framework_image(env.image->ref) ? env.image : nullptr;
 }
 
+bool other_platform(std::string_view path) {
+  std::string word;
+  for (char c : lower(path) + "/") {
+    if (c != '/' && c != '-' && c != '_' && c != '.') {
+      word += c;
+      continue;
+    }
+    if (knowledge::in("other-platform-paths", word)) return true;
+    word.clear();
+  }
+  return false;
+}
+
 bool image_ships_torch(const PkgEnv& env) {
   return env.image && knowledge::table("torch-images").match(lower(env.image->ref));
 }

@@ -152,6 +152,7 @@ class G9 : public Rule {
         Installer t = ip.run->install->tool;
         // pyproject [project] ranges describe a package, not an install; conda is judged by G1
         if (t == Installer::PyprojectDeps || query::conda_like(t) || ip.req->name.empty()) continue;
+        if (query::other_platform(ip.req->loc.path)) continue;  // an NPU/ROCm/Windows/macOS install
         judge(p, ip, out);
       }
   }

@@ -101,3 +101,11 @@ TEST_CASE("G9 knowledge: torch stack and exact torch pinners are tables", "[G9]"
   CHECK(sc::knowledge::in("pins-torch-exactly", "vllm"));
   CHECK_FALSE(sc::knowledge::in("pins-torch-exactly", "liger-kernel"));
 }
+
+TEST_CASE("G1/G9 other platforms by path segment", "[G9]") {
+  CHECK(sc::query::other_platform("requirements/npu.txt"));
+  CHECK(sc::query::other_platform("docker/rocm/Dockerfile.rocm7"));
+  CHECK(sc::query::other_platform("requirements-windows.txt"));
+  CHECK_FALSE(sc::query::other_platform("requirements/input.txt"));   // "npu" inside a word
+  CHECK_FALSE(sc::query::other_platform("docker/Dockerfile.cuda"));
+}
