@@ -16,7 +16,35 @@ namespace sc {
 
 namespace {
 
-bool exact(const Requirement& r) { return !r.exact_version.empty() || r.hashed || !r.url.empty(); }
+bool exact(const Requirement& r) { return exact_pin(r); }
+
+// The ref after the last '@' of a VCS URL's path ("main", a commit, "v2.5.1"), or "".
+std::string vcs_ref(const std::string& url) {
+  size_t at = url.rfind('@');
+  size_t scheme = url.find("://");
+  if (at == std::string::npos || (scheme != std::string::npos && at < scheme)) return "";
+  std::string ref = url.substr(at + 1);
+  if (ref.find('/') != std::string::npos && url.find('/', at) != std::string::npos) return "";  // user@host/...
+  return ref.substr(0, ref.find_first_of("#?"));
+}
+
+bool commit_or_tag(const std::string& ref) {
+  bool hex = ref.size() == 40 && ref.find_first_not_of("0123456789abcdefABCDEF") == std::string::npos;
+  size_t d = ref.find_first_of("0123456789");
+  bool tag = d != std::string::npos && d <= 1 && ref.find('.') != std::string::npos;  // v2.5.1, 0.4.post1
+  return hex || tag;
+}
+
+}  // namespace
+
+bool exact_pin(const Requirement& r) {
+  if (!r.exact_version.empty() || r.hashed) return true;
+  if (r.url.empty()) return false;
+  if (r.url.rfind("git+", 0) != 0 && r.url.rfind("hg+", 0) != 0) return true;  // wheel / archive URL
+  return commit_or_tag(vcs_ref(r.url));
+}
+
+namespace {
 
 void fill_run(const Project& p, PkgRun& run,
               const std::map<const ParsedFile*, std::vector<const ParsedFile*>>& children,

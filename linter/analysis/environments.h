@@ -44,6 +44,10 @@ struct PkgEnv {
 
 // Every environment of the project; computed once by Project::link() (Project::envs).
 std::vector<PkgEnv> package_envs(const Project& p);
+// A requirement pinned on its own: ==/===, a hash, a wheel or archive URL, or a VCS URL at a
+// full commit hash or a version tag (a branch such as `@main`, or no ref, moves: not a pin).
+bool exact_pin(const Requirement& r);
+
 // An exact pin (==, ===, hash, wheel URL) for `name` in the run, its constraint/override
 // files or inline specs, or a project lock file.
 bool run_pins(const Project& p, const PkgRun& run, const std::string& name);

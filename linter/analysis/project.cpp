@@ -132,7 +132,7 @@ static const ParsedFile* container_file(const Project& p, const ParsedFile& df, 
   };
   const ParsedFile* best = nullptr;
   for (const FileRef& r : df.facts.refs) {
-    if (r.kind != "copy" || !chain.count(r.stage)) continue;
+    if (r.kind != RefKind::Copy || !chain.count(r.stage)) continue;
     if (before_line > 0 && r.loc.range.line > before_line) continue;
     std::string src = r.target;
     std::string dest = r.dest;

@@ -36,9 +36,13 @@ struct Requirement {
 
 enum class Installer { Pip, UvPip, UvAdd, Conda, RequirementsFile, PyprojectDeps, CondaEnvFile };
 
+// Which option wrote an index URL: --index-url, --extra-index-url, --find-links,
+// a [[tool.uv.index]] entry, a conda channel.
+enum class IndexRole { IndexUrl, ExtraIndexUrl, FindLinks, UvIndex, CondaChannel };
+
 struct IndexUrl {
   std::string url;
-  std::string role;  // "index-url", "extra-index-url", "find-links", "uv-index", "conda-channel"
+  IndexRole role = IndexRole::IndexUrl;
   Location loc;
 };
 
@@ -53,7 +57,6 @@ struct Install {
   bool upgrade = false;          // -U / --upgrade / --force-reinstall
   bool torch_backend = false;    // uv --torch-backend=auto|cuXXX
   std::string torch_backend_value;
-  bool editable_or_local = false;  // -e . / local path
   int stage = -1;                // Dockerfile build stage index, -1 outside Dockerfiles
   Location loc;                  // the command (or the file's first line)
 };
@@ -62,7 +65,6 @@ struct Install {
 
 struct Image {
   std::string ref;         // after ARG substitution, e.g. "nvcr.io/nvidia/pytorch:25.11-py3"
-  std::string written;     // as written
   std::string stage_name;  // "AS builder"
   int stage = 0;
   bool from_stage = false; // FROM <earlier stage name>
@@ -71,18 +73,24 @@ struct Image {
 };
 
 // ENV/ARG (Dockerfile), export/assignment (shell), environment vars in YAML...
+// Dockerfile ENV/ARG, shell export/assignment, YAML environment, compose build args.
+enum class EnvOrigin { Env, Arg, Export, Assign, Yaml, BuildArg, Make, Cmake, Sed };
+
 struct EnvSetting {
   std::string name, value;
-  std::string origin;  // "ENV", "ARG", "export", "assign", "yaml"
+  EnvOrigin origin = EnvOrigin::Assign;
   int stage = -1;
   Location loc;        // the value, or the whole assignment when value is empty
 };
 
 // A link from one file to another: "-r other.txt", "--config_file x.yaml",
 // "COPY requirements.txt /app/", "deepspeed: ds.json".
+// -r FILE, -c FILE, Dockerfile COPY, compose build.dockerfile.
+enum class RefKind { Requirements, Constraints, Copy, Dockerfile };
+
 struct FileRef {
   std::string target;   // as written
-  std::string kind;     // "requirements", "constraints", "config", "copy", "deepspeed"
+  RefKind kind = RefKind::Requirements;
   std::string dest;     // COPY destination (containers)
   int stage = -1;
   Location loc;
@@ -97,11 +105,15 @@ struct Word {
   Location loc;
 };
 
+// Where a command was written: Dockerfile RUN/CMD/ENTRYPOINT, a shell script, a notebook
+// cell, a Markdown block, an #SBATCH line, a compose service, a `docker run IMAGE ...` body.
+enum class CommandContext { Run, Cmd, Entrypoint, Script, Notebook, Markdown, Sbatch, Compose, Container, Make, Cmake, Ci, Skypilot, Kubernetes };
+
 struct Command {
   std::vector<Word> argv;                  // argv[0] is the program
   std::vector<std::pair<std::string, Word>> env;  // VAR=val prefixes
   int stage = -1;                          // Dockerfile stage when from RUN/CMD
-  std::string context;                     // "RUN", "CMD", "ENTRYPOINT", "script", "notebook"
+  CommandContext context = CommandContext::Script;
   Location loc;
 };
 
@@ -115,8 +127,7 @@ struct ConfigEntry {
   std::vector<std::string> path;  // {"parallelism_config", "parallelism_config_tp_size"}; list items as "[i]"
   std::string value;              // scalar text (unquoted); empty for maps/lists
   bool scalar = true;
-  bool quoted = false;            // string scalar in quotes
-  int document = 0;               // YAML document index
+  int document = 0;               // YAML document index (CI files: which job list)
   Location key_loc, value_loc;
   std::string key() const { return path.empty() ? std::string() : path.back(); }
   std::string dotted() const;     // "parallelism_config.parallelism_config_tp_size"
@@ -144,8 +155,6 @@ struct PyCall {
   std::string callee;        // dotted as written: "FastLanguageModel.from_pretrained"
   std::string resolved;      // import-resolved: "unsloth.FastLanguageModel.from_pretrained"
   std::vector<PyArg> args;
-  int scope_depth = 0;       // 0 = module level
-  std::string function;      // enclosing def name, empty at module level
   Location loc;
 };
 
@@ -163,7 +172,6 @@ struct PythonFacts {
   std::vector<PyCall> calls;      // source order
   std::vector<PyAssign> assigns;  // source order
   std::vector<std::pair<std::string, Location>> strings;  // string literals (for model ids)
-  std::vector<std::string> defined_functions;  // def names (library code detection)
 };
 
 // ---- CI ---------------------------------------------------------------------
@@ -191,7 +199,6 @@ struct FileFacts {
   std::vector<Command> commands;
   std::vector<ConfigEntry> config;
   PythonFacts python;
-  std::vector<std::string> shebang_or_directives;  // "#SBATCH --nodes=2" etc. kept raw
   std::vector<Command> sbatch;            // #SBATCH directives as pseudo-commands
   // Markdown: (first, last) line of each code block read; suppression comments count only there.
   std::vector<std::pair<int, int>> code_lines;

@@ -151,7 +151,7 @@ class CiReader {
       for (const auto& [k, v] : vars)
         if (starts_with(k, "env.")) choice[k] = v;
       std::string text = rewrite_expressions(s.body->value, choice, vars);
-      embed_shell(src_, text, m, vars, "ci", out_, diag_);
+      embed_shell(src_, text, m, vars, CommandContext::Ci, out_, diag_);
     }
   }
 };

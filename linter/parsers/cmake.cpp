@@ -119,12 +119,12 @@ class CMakeReader {
     if (from >= to) return;
     std::string v;
     for (size_t k = from; k < to; ++k) v += (v.empty() ? "" : ";") + values[k].text;
-    out_.env.push_back({name, v, "cmake", -1, src_.loc(values[from].begin, values[to - 1].end)});
+    out_.env.push_back({name, v, EnvOrigin::Cmake, -1, src_.loc(values[from].begin, values[to - 1].end)});
   }
 
   void command(const std::string& name, size_t b, const std::vector<Arg>& args) {
     Command c;
-    c.context = "cmake";
+    c.context = CommandContext::Cmake;
     c.loc = src_.loc(b, i_);
     c.argv.push_back(word(name, b, b + name.size()));
     for (const Arg& a : args) add_words(c, a);
@@ -184,7 +184,7 @@ void sed_into_cmake(FileFacts& f) {
       if (sp == std::string::npos) continue;
       std::string value = trim(inner.substr(sp + 1));
       if (value.size() >= 2 && value.front() == '"' && value.back() == '"') value = value.substr(1, value.size() - 2);
-      found.push_back({inner.substr(0, sp), value, "sed", c.stage, c.argv[k].loc});
+      found.push_back({inner.substr(0, sp), value, EnvOrigin::Sed, c.stage, c.argv[k].loc});
     }
   }
   f.env.insert(f.env.end(), found.begin(), found.end());

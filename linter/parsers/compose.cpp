@@ -51,16 +51,16 @@ class ComposeReader {
 
   void service(const Service& s) {
     std::map<std::string, std::string> vars;
-    for (const ConfigEntry* e : s.environment) env(*e, "yaml", &vars);
-    for (const ConfigEntry* e : s.args) env(*e, "build-arg", nullptr);
+    for (const ConfigEntry* e : s.environment) env(*e, EnvOrigin::Yaml, &vars);
+    for (const ConfigEntry* e : s.args) env(*e, EnvOrigin::BuildArg, nullptr);
     if (s.image) image(*s.image);
-    if (s.dockerfile) out_.refs.push_back({s.dockerfile->value, "dockerfile", "", -1, s.dockerfile->value_loc});
+    if (s.dockerfile) out_.refs.push_back({s.dockerfile->value, RefKind::Dockerfile, "", -1, s.dockerfile->value_loc});
     // entrypoint then command: the container runs them as one argv
     std::vector<const ConfigEntry*> all = s.entrypoint;
     all.insert(all.end(), s.command.begin(), s.command.end());
     if (all.size() == 1 && !starts_with(all[0]->key(), "[")) return script(*all[0], vars);
     if (all.empty()) return;
-    if (const ConfigEntry* body = yaml_argv(all, "compose", out_)) script(*body, vars);
+    if (const ConfigEntry* body = yaml_argv(all, CommandContext::Compose, out_)) script(*body, vars);
   }
 
  private:
@@ -68,7 +68,7 @@ class ComposeReader {
   FileFacts& out_;
   ParseDiag& diag_;
 
-  void env(const ConfigEntry& e, const char* origin, std::map<std::string, std::string>* vars) {
+  void env(const ConfigEntry& e, EnvOrigin origin, std::map<std::string, std::string>* vars) {
     auto [name, value] = env_pair(e);
     if (name.empty()) return;
     out_.env.push_back({name, value, origin, -1, e.value_loc});
@@ -103,7 +103,7 @@ class ComposeReader {
       text = e.value;
       m = yaml_scalar_map(src_, e);
     }
-    embed_shell(src_, std::move(text), m, vars, "compose", out_, diag_);
+    embed_shell(src_, std::move(text), m, vars, CommandContext::Compose, out_, diag_);
   }
 };
 

@@ -67,7 +67,7 @@ class CondaEnvParser : public Parser {
     bool have_pip = false;
     if (root["channels"] && root["channels"].IsSequence())
       for (const auto& c : root["channels"])
-        if (c.IsScalar()) conda.indexes.push_back({c.Scalar(), "conda-channel", scalar_loc(src, c)});
+        if (c.IsScalar()) conda.indexes.push_back({c.Scalar(), IndexRole::CondaChannel, scalar_loc(src, c)});
     const YAML::Node deps = root["dependencies"];
     if (deps && deps.IsSequence()) {
       conda.loc = scalar_loc(src, deps);
@@ -91,10 +91,9 @@ class CondaEnvParser : public Parser {
               if (eq != std::string::npos) { val = opt.substr(eq + 1); opt = opt.substr(0, eq); }
               if (opt == "-r" || opt == "--requirement") pip.requirement_files.push_back({val, l});
               else if (opt == "-c" || opt == "--constraint") pip.constraint_files.push_back({val, l});
-              else if (opt == "-i" || opt == "--index-url") pip.indexes.push_back({val, "index-url", l});
-              else if (opt == "--extra-index-url") pip.indexes.push_back({val, "extra-index-url", l});
-              else if (opt == "-f" || opt == "--find-links") pip.indexes.push_back({val, "find-links", l});
-              else if (opt == "-e" || opt == "--editable") pip.editable_or_local = true;
+              else if (opt == "-i" || opt == "--index-url") pip.indexes.push_back({val, IndexRole::IndexUrl, l});
+              else if (opt == "--extra-index-url") pip.indexes.push_back({val, IndexRole::ExtraIndexUrl, l});
+              else if (opt == "-f" || opt == "--find-links") pip.indexes.push_back({val, IndexRole::FindLinks, l});
               continue;
             }
             Requirement r;

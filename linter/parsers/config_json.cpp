@@ -84,8 +84,7 @@ struct JsonWalker {
       }
     } else {
       std::string t = node_text(src, v);
-      e.quoted = type == "string";
-      e.value = e.quoted ? unquote_json(t) : t;
+      e.value = type == "string" ? unquote_json(t) : t;
       if (!path.empty()) out.push_back(std::move(e));
     }
     --depth;

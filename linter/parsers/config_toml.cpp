@@ -23,9 +23,8 @@ Range to_range(const toml::source_region& r) {
   return out;
 }
 
-std::string scalar_text(const toml::node& n, bool& quoted) {
-  quoted = false;
-  if (auto s = n.as_string()) { quoted = true; return s->get(); }
+std::string scalar_text(const toml::node& n) {
+  if (auto s = n.as_string()) return s->get();
   if (auto i = n.as_integer()) return std::to_string(i->get());
   if (auto b = n.as_boolean()) return b->get() ? "true" : "false";
   if (auto f = n.as_floating_point()) {
@@ -69,7 +68,7 @@ struct TomlWalker {
         keys.pop_back();
       }
     } else {
-      e.value = scalar_text(n, e.quoted);
+      e.value = scalar_text(n);
       if (!keys.empty()) out.push_back(e);
     }
     --depth;

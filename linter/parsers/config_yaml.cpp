@@ -78,9 +78,6 @@ struct Walker {
     if (n.IsScalar()) {
       e.value = n.Scalar();
       e.value_loc = loc_of(n, in_flow(n));
-      const auto& t = src.text();
-      size_t p = n.Mark().pos >= 0 ? static_cast<size_t>(n.Mark().pos) : t.size();
-      e.quoted = p < t.size() && (t[p] == '"' || t[p] == '\'');
       if (!path.empty()) out.push_back(std::move(e));
     } else if (n.IsMap()) {
       e.scalar = false;

@@ -167,6 +167,12 @@ bool json_array(const std::string& s, std::vector<Tok>& out) {
   }
 }
 
+CommandContext command_context(const std::string& kw) {
+  if (kw == "CMD") return CommandContext::Cmd;
+  if (kw == "ENTRYPOINT") return CommandContext::Entrypoint;
+  return CommandContext::Run;
+}
+
 const std::set<std::string>& known_instructions() {
   static const std::set<std::string> s = {"FROM", "RUN", "CMD", "ENTRYPOINT", "LABEL", "MAINTAINER",
                                           "EXPOSE", "ENV", "ADD", "COPY", "VOLUME", "USER", "WORKDIR",
@@ -383,8 +389,7 @@ class DockerfileParser : public Parser {
         return;
       }
       Image img;
-      img.written = toks[i].text;
-      img.ref = docker_subst(img.written, global_args, esc);
+      img.ref = docker_subst(toks[i].text, global_args, esc);
       img.loc = loc_of(a, toks[i].b, toks[i].e);
       if (i + 2 < toks.size() && lower(toks[i + 1].text) == "as") img.stage_name = toks[i + 2].text;
       ++stage;
@@ -430,7 +435,7 @@ class DockerfileParser : public Parser {
           size_t raw_eq = a.text.find('=', t.b);
           if (raw_eq != std::string::npos && raw_eq + 1 < t.e) loc = loc_of(a, raw_eq + 1, t.e);
         }
-        out.env.push_back({name, value, "ARG", stage, loc});
+        out.env.push_back({name, value, EnvOrigin::Arg, stage, loc});
       }
     }
 
@@ -441,7 +446,7 @@ class DockerfileParser : public Parser {
         std::string v = docker_subst(raw_value, vars, esc);
         vars[name] = v;
         if (stage >= 0) stage_env[stage][name] = v;
-        out.env.push_back({name, v, "ENV", stage, loc});
+        out.env.push_back({name, v, EnvOrigin::Env, stage, loc});
       };
       if (toks[0].text.find('=') == std::string::npos) {
         // legacy "ENV NAME value with spaces"
@@ -503,7 +508,7 @@ class DockerfileParser : public Parser {
         if (starts_with(toks[k].text, "<<")) continue;  // heredoc source
         FileRef r;
         r.target = docker_subst(toks[k].text, vars, esc);
-        r.kind = "copy";
+        r.kind = RefKind::Copy;
         r.dest = dest;
         r.stage = stage;
         r.loc = loc_of(a, base + toks[k].b, base + toks[k].e);
@@ -523,7 +528,7 @@ class DockerfileParser : public Parser {
       }
       SourceFile view(src.path(), text);
       view.set_line_map(std::move(map));
-      parse_shell(view, vars, stage, context, out, diag);
+      parse_shell(view, vars, stage, command_context(context), out, diag);
     }
 
     void command(const std::vector<Segment>& segs, size_t argstart, const Joined& a,
@@ -621,7 +626,7 @@ class DockerfileParser : public Parser {
         c.argv.push_back(w);
       }
       c.stage = stage;
-      c.context = kw;
+      c.context = command_context(kw);
       c.loc = whole_loc;
       out.commands.push_back(std::move(c));
     }

@@ -95,8 +95,6 @@ void embed_merge(FileFacts& into, FileFacts&& from, int stage_shift) {
   append(into.python.calls, from.python.calls);
   append(into.python.assigns, from.python.assigns);
   append(into.python.strings, from.python.strings);
-  append(into.python.defined_functions, from.python.defined_functions);
-  append(into.shebang_or_directives, from.shebang_or_directives);
   append(into.sbatch, from.sbatch);
   for (auto& [k, v] : from.locked) into.locked.emplace(k, v);
 }
@@ -135,7 +133,7 @@ EmbedMap yaml_scalar_map(const SourceFile& real, const ConfigEntry& e) {
 }
 
 void embed_shell(const SourceFile& real, std::string text, const EmbedMap& m,
-                 const std::map<std::string, std::string>& vars, const std::string& context, FileFacts& out,
+                 const std::map<std::string, std::string>& vars, CommandContext context, FileFacts& out,
                  ParseDiag& diag) {
   SourceFile view(real.path(), std::move(text));
   FileFacts tmp;
@@ -151,13 +149,12 @@ void yaml_image(const ConfigEntry& e, const std::string& ref, FileFacts& out) {
   if (!x.resolved || x.text.empty()) return;
   Image im;
   im.ref = x.text;
-  im.written = e.value;
   im.stage = -1;
   im.loc = e.value_loc;
   out.images.push_back(std::move(im));
 }
 
-const ConfigEntry* yaml_argv(const std::vector<const ConfigEntry*>& items, const std::string& context,
+const ConfigEntry* yaml_argv(const std::vector<const ConfigEntry*>& items, CommandContext context,
                              FileFacts& out) {
   Command c;
   c.context = context;

@@ -45,13 +45,13 @@ void yaml_image(const ConfigEntry& e, const std::string& ref, FileFacts& out);
 // A list-form command (compose `command: [...]`, Kubernetes `command:` + `args:`): no shell
 // splits it, so the items are the argv of one Command. Returns the body of `sh -c BODY`
 // (to be read as a script), or null.
-const ConfigEntry* yaml_argv(const std::vector<const ConfigEntry*>& items, const std::string& context,
+const ConfigEntry* yaml_argv(const std::vector<const ConfigEntry*>& items, CommandContext context,
                              FileFacts& out);
 
 // Parse `text` as a shell script (lines mapped by `m`) with `vars` known, remap and merge
 // into `out`; its commands get `context`.
 void embed_shell(const SourceFile& real, std::string text, const EmbedMap& m,
-                 const std::map<std::string, std::string>& vars, const std::string& context, FileFacts& out,
+                 const std::map<std::string, std::string>& vars, CommandContext context, FileFacts& out,
                  ParseDiag& diag);
 
 }  // namespace sc

@@ -35,10 +35,9 @@ bool looks_like_image(const std::string& s) {
   return s.find(':') != std::string::npos || s.find('/') != std::string::npos || s.find('$') != std::string::npos;
 }
 
-void push_image(FileFacts& f, std::string ref, std::string written, int stage, const Location& loc) {
+void push_image(FileFacts& f, std::string ref, int stage, const Location& loc) {
   Image im;
   im.ref = std::move(ref);
-  im.written = std::move(written);
   im.stage = stage;
   im.loc = loc;
   f.images.push_back(std::move(im));
@@ -51,7 +50,7 @@ bool add(FileFacts& f, const Word& w, const Command& c, size_t from_env) {
   if (w.raw.find('$') != std::string::npos)
     for (size_t i = from_env; i < f.images.size(); ++i)
       if (f.images[i].ref == w.text) return false;
-  push_image(f, w.text, w.raw, c.stage >= 0 ? c.stage : static_cast<int>(f.images.size()), w.loc);
+  push_image(f, w.text, c.stage >= 0 ? c.stage : static_cast<int>(f.images.size()), w.loc);
   return true;
 }
 
@@ -60,7 +59,7 @@ Command container_command(const FileFacts& f, const Command& c, size_t from) {
   Command in;
   in.argv.assign(c.argv.begin() + static_cast<long>(from), c.argv.end());
   in.stage = f.images.back().stage;
-  in.context = "container";
+  in.context = CommandContext::Container;
   in.loc = in.argv.front().loc;
   return in;
 }
@@ -99,10 +98,10 @@ void image_commands(FileFacts& f) {
   if (f.kind == FileKind::Dockerfile) return;
   size_t from_env = f.images.size();
   for (const EnvSetting& e : f.env) {
-    if (e.origin != "export" && e.origin != "assign" && e.origin != "yaml") continue;
+    if (e.origin != EnvOrigin::Export && e.origin != EnvOrigin::Assign && e.origin != EnvOrigin::Yaml) continue;
     if (e.name != "IMAGE" && !ends_with(e.name, "_IMAGE")) continue;
     if (!looks_like_image(e.value) || e.value.find('$') != std::string::npos) continue;
-    push_image(f, e.value, e.value, e.stage, e.loc);
+    push_image(f, e.value, e.stage, e.loc);
   }
   std::vector<Command> in_containers;
   for (const Command& c : f.commands) {

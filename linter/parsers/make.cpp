@@ -92,7 +92,7 @@ class MakeReader {
       m.add(src_, ln, view);
       text += make_to_shell(view) + "\n";
     }
-    embed_shell(src_, text, m, {}, "make", out_, diag_);
+    embed_shell(src_, text, m, {}, CommandContext::Make, out_, diag_);
   }
 
   void variable(int ln, std::string_view l) {
@@ -103,9 +103,9 @@ class MakeReader {
     ns = ns == std::string_view::npos || ns > name_end ? 0 : ns + 1;
     std::string name(l.substr(ns, name_end - ns));
     std::string v(l.substr(value));
-    out_.env.push_back({name, v, "make", -1, src_.loc(base + value, base + l.size())});
+    out_.env.push_back({name, v, EnvOrigin::Make, -1, src_.loc(base + value, base + l.size())});
     Command c;
-    c.context = "make";
+    c.context = CommandContext::Make;
     c.loc = src_.loc(base + ns, base + l.size());
     c.argv.push_back(Word{name, name, true, src_.loc(base + ns, base + name_end)});
     for (size_t k = value; k < l.size();) {

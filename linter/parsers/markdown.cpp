@@ -201,7 +201,7 @@ class MarkdownReader {
     SourceFile view(src_.path(), std::move(text));
     FileFacts tmp;
     ParseDiag d;
-    parse_shell(view, vars_, -1, "markdown", tmp, d);
+    parse_shell(view, vars_, -1, CommandContext::Markdown, tmp, d);
     for (const EnvSetting& e : tmp.env) vars_[e.name] = e.value;
     embed_remap(tmp, d, m);
     embed_merge(out_, std::move(tmp), 0);

@@ -164,7 +164,7 @@ class NotebookReader {
     SourceFile view(src_.path(), std::move(text));
     view.set_line_map(map);
     ParseDiag d;
-    parse_shell(view, {}, -1, "notebook", out_, d);
+    parse_shell(view, {}, -1, CommandContext::Notebook, out_, d);
     for (auto& n : d.notes) diag_.notes.push_back(std::move(n));
   }
 

@@ -5,6 +5,7 @@
 #include "core/registry.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cctype>
 #include <map>
 #include <set>
@@ -22,7 +23,9 @@ std::string url_decode(std::string_view s) {
   for (size_t i = 0; i < s.size(); ++i) {
     if (s[i] == '%' && i + 2 < s.size() && std::isxdigit(static_cast<unsigned char>(s[i + 1])) &&
         std::isxdigit(static_cast<unsigned char>(s[i + 2]))) {
-      out += static_cast<char>(std::stoi(std::string(s.substr(i + 1, 2)), nullptr, 16));
+      unsigned v = 0;
+      std::from_chars(s.data() + i + 1, s.data() + i + 3, v, 16);
+      out += static_cast<char>(v);
       i += 2;
     } else {
       out += s[i];
@@ -263,7 +266,7 @@ struct Arg {
   Location vloc;
 };
 
-void add_index(Install& in, const std::string& url, const std::string& role, const Location& loc) {
+void add_index(Install& in, const std::string& url, IndexRole role, const Location& loc) {
   if (url.empty()) return;
   // PIP_EXTRA_INDEX_URL may carry several URLs separated by spaces.
   for (auto& u : split(url, ' ')) {
@@ -274,11 +277,11 @@ void add_index(Install& in, const std::string& url, const std::string& role, con
 
 void apply_env(Install& in, const std::string& name, const std::string& value, const Location& loc) {
   if (name == "PIP_INDEX_URL" || name == "UV_INDEX_URL" || name == "UV_DEFAULT_INDEX")
-    add_index(in, value, "index-url", loc);
+    add_index(in, value, IndexRole::IndexUrl, loc);
   else if (name == "PIP_EXTRA_INDEX_URL" || name == "UV_EXTRA_INDEX_URL" || name == "UV_INDEX")
-    add_index(in, value, "extra-index-url", loc);
+    add_index(in, value, IndexRole::ExtraIndexUrl, loc);
   else if (name == "PIP_FIND_LINKS" || name == "UV_FIND_LINKS")
-    add_index(in, value, "find-links", loc);
+    add_index(in, value, IndexRole::FindLinks, loc);
   else if (name == "UV_TORCH_BACKEND" && !value.empty()) {
     in.torch_backend = true;
     in.torch_backend_value = value;
@@ -307,11 +310,7 @@ void add_package(Install& in, const Word& w, bool conda) {
   bool ok = conda ? parse_conda_spec(w.text, r) : parse_requirement(w.text, r);
   if (!ok) return;
   r.loc = w.loc;
-  if (!r.url.empty() && r.name.empty()) {
-    in.editable_or_local = true;
-    return;
-  }
-  if (starts_with(w.text, ".") || starts_with(w.text, "/")) in.editable_or_local = true;
+  if (!r.url.empty() && r.name.empty()) return;  // a local path or nameless URL
   in.packages.push_back(std::move(r));
 }
 
@@ -361,16 +360,15 @@ void parse_pip_args(const Command& c, size_t start, Install& in) {
         // pin, and the rules read it as one (the linker does not resolve spec-like values).
         in.constraint_files.push_back({value, vloc});
       } else if (name == "-i" || name == "--index-url" || name == "--default-index")
-        add_index(in, value, "index-url", vloc);
+        add_index(in, value, IndexRole::IndexUrl, vloc);
       else if (name == "--extra-index-url" || name == "--index")
-        add_index(in, value, "extra-index-url", vloc);
+        add_index(in, value, IndexRole::ExtraIndexUrl, vloc);
       else if (name == "-f" || name == "--find-links")
-        add_index(in, value, "find-links", vloc);
+        add_index(in, value, IndexRole::FindLinks, vloc);
       else if (name == "--torch-backend") {
         in.torch_backend = true;
         in.torch_backend_value = value;
       } else if (name == "-e" || name == "--editable") {
-        in.editable_or_local = true;
         Requirement r;
         if (parse_requirement(value, r) && !r.name.empty()) {
           r.loc = vloc;
@@ -411,7 +409,7 @@ void parse_conda_args(const Command& c, size_t start, Install& in) {
       value = a[++i].text;
       vloc = a[i].loc;
     }
-    if (name == "-c" || name == "--channel") in.indexes.push_back({value, "conda-channel", vloc});
+    if (name == "-c" || name == "--channel") in.indexes.push_back({value, IndexRole::CondaChannel, vloc});
   }
 }
 
@@ -501,7 +499,7 @@ void derive_installs(FileFacts& f) {
     }
     for (const EnvSetting& e : f.env) {
       if (conda || !chain.count(e.stage)) continue;
-      if (e.stage != c.stage && e.origin == "ARG") continue;  // ARGs do not cross stages
+      if (e.stage != c.stage && e.origin == EnvOrigin::Arg) continue;  // ARGs do not cross stages
       if (e.loc.range.line >= c.loc.range.line && c.loc.range.valid()) continue;
       apply_env(in, e.name, e.value, e.loc);
     }

@@ -73,7 +73,7 @@ class PyprojectParser : public Parser {
     add_list(tbl["tool"]["uv"]["dev-dependencies"].node());
     add_list(tbl["build-system"]["requires"].node());
 
-    auto add_index = [&](const toml::node* n, const std::string& role) {
+    auto add_index = [&](const toml::node* n, IndexRole role) {
       if (!n) return;
       if (auto s = n->as_string()) in.indexes.push_back({s->get(), role, toml_loc(src.path(), n->source())});
       if (auto a = n->as_array())
@@ -82,13 +82,13 @@ class PyprojectParser : public Parser {
     };
     if (auto idx = tbl["tool"]["uv"]["index"].as_array())
       for (const toml::node& el : *idx)
-        if (auto t = el.as_table()) add_index(t->get("url"), "uv-index");
-    add_index(tbl["tool"]["uv"]["index-url"].node(), "index-url");
-    add_index(tbl["tool"]["uv"]["extra-index-url"].node(), "extra-index-url");
-    add_index(tbl["tool"]["uv"]["find-links"].node(), "find-links");
+        if (auto t = el.as_table()) add_index(t->get("url"), IndexRole::UvIndex);
+    add_index(tbl["tool"]["uv"]["index-url"].node(), IndexRole::IndexUrl);
+    add_index(tbl["tool"]["uv"]["extra-index-url"].node(), IndexRole::ExtraIndexUrl);
+    add_index(tbl["tool"]["uv"]["find-links"].node(), IndexRole::FindLinks);
     if (auto srcs = tbl["tool"]["poetry"]["source"].as_array())
       for (const toml::node& el : *srcs)
-        if (auto t = el.as_table()) add_index(t->get("url"), "extra-index-url");
+        if (auto t = el.as_table()) add_index(t->get("url"), IndexRole::ExtraIndexUrl);
 
     for (auto& ix : in.indexes) out.indexes.push_back(ix);
     out.installs.push_back(std::move(in));

@@ -108,7 +108,6 @@ class PyWalker {
   // literal()/dotted() recursion: deeper expressions are treated as non-literal
   static constexpr int kMaxExprDepth = 64;
   mutable int expr_depth_ = 0;
-  std::vector<std::string> functions_;
 
   std::string_view raw(TSNode n) const {
     uint32_t b = ts_node_start_byte(n), e = ts_node_end_byte(n);
@@ -199,13 +198,8 @@ class PyWalker {
   }
 
   void function(TSNode n) {
-    TSNode name = ts_node_child_by_field_name(n, "name", 4);
-    std::string fname = ts_node_is_null(name) ? std::string() : std::string(raw(name));
-    out_.defined_functions.push_back(fname);
     ++depth_;
-    functions_.push_back(fname);
     walk_children(n);
-    functions_.pop_back();
     --depth_;
   }
 
@@ -341,8 +335,6 @@ class PyWalker {
     std::string d = dotted(fn);
     c.callee = d.empty() ? compact(raw(fn)) : d;
     c.resolved = d.empty() ? c.callee : resolve(d);
-    c.scope_depth = depth_;
-    c.function = functions_.empty() ? std::string() : functions_.back();
     c.loc = loc(n);
     if (is(args, "argument_list")) {
       for (uint32_t i = 0; i < ts_node_named_child_count(args); ++i) {

@@ -126,10 +126,7 @@ class RequirementsParser : public Parser {
     }
     r.hashed = hashed;
     r.loc = loc_of(src, l, t0.b, end);
-    if (!r.url.empty() && r.name.empty()) {
-      in.editable_or_local = true;
-      return;
-    }
+    if (!r.url.empty() && r.name.empty()) return;  // a local path or nameless URL
     in.packages.push_back(std::move(r));
   }
 
@@ -174,18 +171,17 @@ class RequirementsParser : public Parser {
     }
     if (name == "-r" || name == "--requirement") {
       in.requirement_files.push_back({value, vloc});
-      out.refs.push_back({value, "requirements", "", -1, vloc});
+      out.refs.push_back({value, RefKind::Requirements, "", -1, vloc});
     } else if (name == "-c" || name == "--constraint") {
       in.constraint_files.push_back({value, vloc});
-      out.refs.push_back({value, "constraints", "", -1, vloc});
+      out.refs.push_back({value, RefKind::Constraints, "", -1, vloc});
     } else if (name == "-i" || name == "--index-url") {
-      in.indexes.push_back({value, "index-url", vloc});
+      in.indexes.push_back({value, IndexRole::IndexUrl, vloc});
     } else if (name == "--extra-index-url") {
-      in.indexes.push_back({value, "extra-index-url", vloc});
+      in.indexes.push_back({value, IndexRole::ExtraIndexUrl, vloc});
     } else if (name == "-f" || name == "--find-links") {
-      in.indexes.push_back({value, "find-links", vloc});
+      in.indexes.push_back({value, IndexRole::FindLinks, vloc});
     } else if (name == "-e" || name == "--editable") {
-      in.editable_or_local = true;
       Requirement r;
       if (parse_requirement(value, r) && !r.name.empty()) {
         r.loc = vloc;

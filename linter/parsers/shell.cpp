@@ -284,7 +284,7 @@ using ts::TreePtr;
 class Walker {
  public:
   Walker(const SourceFile& src, std::map<std::string, std::string> vars, int stage,
-         const std::string& context, FileFacts& out, ParseDiag& diag)
+         CommandContext context, FileFacts& out, ParseDiag& diag)
       : src_(src), text_(src.text()), vars_(std::move(vars)), stage_(stage), context_(context),
         out_(out), diag_(diag) {}
 
@@ -316,7 +316,7 @@ class Walker {
   const std::string& text_;
   std::map<std::string, std::string> vars_;
   int stage_;
-  const std::string& context_;
+  CommandContext context_;
   FileFacts& out_;
   ParseDiag& diag_;
   int depth_ = 0;
@@ -348,7 +348,7 @@ class Walker {
     return w;
   }
 
-  void assign(TSNode a, const char* origin) {
+  void assign(TSNode a, EnvOrigin origin) {
     TSNode name = ts_node_child_by_field_name(a, "name", 4);
     TSNode value = ts_node_child_by_field_name(a, "value", 5);
     if (ts_node_is_null(name)) return;
@@ -406,7 +406,7 @@ class Walker {
     }
     for (uint32_t i = 0; i < c; ++i) {
       TSNode ch = ts_node_named_child(n, i);
-      if (is(ch, "variable_assignment")) assign(ch, exported ? "export" : "assign");
+      if (is(ch, "variable_assignment")) assign(ch, exported ? EnvOrigin::Export : EnvOrigin::Assign);
       else walk_children(ch);  // command substitutions in values
     }
   }
@@ -535,17 +535,12 @@ class Walker {
   void comment(TSNode n) {
     std::string_view t = raw(n);
     uint32_t start = ts_node_start_byte(n);
-    if (starts_with(t, "#!") && start == 0) {
-      out_.shebang_or_directives.emplace_back(t);
-      return;
-    }
     if (!starts_with(t, "#SBATCH") || (t.size() > 7 && !std::isspace(static_cast<unsigned char>(t[7]))))
       return;
     if (seen_command_ || depth_ > 0) return;
-    out_.shebang_or_directives.emplace_back(t);
     Command cmd;
     cmd.stage = stage_;
-    cmd.context = "sbatch";
+    cmd.context = CommandContext::Sbatch;
     cmd.loc = loc(n);
     size_t i = 0;
     while (i < t.size()) {
@@ -579,7 +574,7 @@ class Walker {
     if (!std::strcmp(t, "variable_assignment")) {
       seen_command_ = true;
       walk_children(n);  // $(...) in the value runs first
-      return assign(n, "assign");
+      return assign(n, EnvOrigin::Assign);
     }
     if (!std::strcmp(t, "declaration_command")) {
       seen_command_ = true;
@@ -605,7 +600,7 @@ class Walker {
 }  // namespace
 
 void parse_shell(const SourceFile& src, const std::map<std::string, std::string>& vars, int stage,
-                 const std::string& context, FileFacts& out, ParseDiag& diag) {
+                 CommandContext context, FileFacts& out, ParseDiag& diag) {
   Walker w(src, vars, stage, context, out, diag);
   w.parse(0, src.text().size(), {0, 0}, {0, 0}, 0);
 }
@@ -626,7 +621,7 @@ class ShellParser : public Parser {
   }
   void parse(const SourceFile& src, FileFacts& out, ParseDiag& diag) const override {
     out.kind = FileKind::Shell;
-    parse_shell(src, {}, -1, "script", out, diag);
+    parse_shell(src, {}, -1, CommandContext::Script, out, diag);
   }
 };
 

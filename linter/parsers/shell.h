@@ -16,11 +16,11 @@ namespace sc {
 //  - variable assignments (`X=1`, `export X=1`, `declare X=1`) to out.env, which
 //    also feed the expansion of later words in the same script,
 //  - `#SBATCH` directives (before the first command, as Slurm reads them) to
-//    out.sbatch, with argv[0] == "#SBATCH", and the raw line to out.shebang_or_directives.
+//    out.sbatch, with argv[0] == "#SBATCH".
 // `vars` are the variables known before the script starts (Dockerfile ARG/ENV).
 // Syntax errors add a warning to `diag`; whatever the tree holds is still used.
 void parse_shell(const SourceFile& src, const std::map<std::string, std::string>& vars, int stage,
-                 const std::string& context, FileFacts& out, ParseDiag& diag);
+                 CommandContext context, FileFacts& out, ParseDiag& diag);
 
 // Expand one shell word as written (quote removal, $X / ${X} / ${X:-default}).
 // `resolved` is false when it depends on an unknown variable or a command

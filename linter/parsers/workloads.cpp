@@ -36,7 +36,7 @@ void skypilot(const SourceFile& src, FileFacts& out, ParseDiag& diag) {
   // the machine the task asks for, read like a CI runner (none named: any cloud GPU)
   if (!job.labels.empty()) out.ci_jobs.push_back(job);
   if (image) yaml_image(*image, image->value.substr(7), out);
-  for (const ConfigEntry* b : blocks) embed_shell(src, b->value, yaml_scalar_map(src, *b), vars, "skypilot", out, diag);
+  for (const ConfigEntry* b : blocks) embed_shell(src, b->value, yaml_scalar_map(src, *b), vars, CommandContext::Skypilot, out, diag);
 }
 
 struct Container {
@@ -81,8 +81,8 @@ void kubernetes(const SourceFile& src, FileFacts& out, ParseDiag& diag) {
     if (items.empty() || (c.command.empty() && starts_with(items[0]->value, "-"))) continue;
     Vars vars;
     for (const auto& [i, name] : c.env_names) vars[name] = c.env_values[i];
-    if (const ConfigEntry* body = yaml_argv(items, "kubernetes", out))
-      embed_shell(src, body->value, yaml_scalar_map(src, *body), vars, "kubernetes", out, diag);
+    if (const ConfigEntry* body = yaml_argv(items, CommandContext::Kubernetes, out))
+      embed_shell(src, body->value, yaml_scalar_map(src, *body), vars, CommandContext::Kubernetes, out, diag);
   }
 }
 

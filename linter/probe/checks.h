@@ -4,6 +4,7 @@
 #include <optional>
 #include <ostream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -13,6 +14,11 @@
 #include "probe/probe.h"
 
 namespace sc::probe {
+
+// The number at the start of `s` after blanks (what atoi/atof read, without their undefined
+// behaviour on overflow): 0 when there is none or it does not fit.
+int lead_int(std::string_view s);
+double lead_double(std::string_view s);
 
 enum class Verdict { Pass, Fail, Warn, Skip, Info };
 const char* verdict_name(Verdict v);  // "PASS" ...

@@ -16,13 +16,13 @@ CheckResult check_g10(Context& c) {
   r.readings["environment"] = seen;
   int nodes = 0;
   for (auto k : {"NNODES", "PET_NNODES", "SLURM_NNODES", "SLURM_JOB_NUM_NODES"})
-    if (seen.count(k) && std::atoi(seen[k].c_str()) > 0) {
-      nodes = std::atoi(seen[k].c_str());
+    if (seen.count(k) && lead_int(seen[k]) > 0) {
+      nodes = lead_int(seen[k]);
       break;
     }
   auto world_local = [&](const char* w, const char* l) {
     if (nodes == 0 && seen.count(w) && seen.count(l)) {
-      int ws = std::atoi(seen[w].c_str()), ls = std::atoi(seen[l].c_str());
+      int ws = lead_int(seen[w]), ls = lead_int(seen[l]);
       if (ws > 0 && ls > 0) nodes = (ws + ls - 1) / ls;
     }
   };

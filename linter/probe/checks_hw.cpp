@@ -37,7 +37,7 @@ CheckResult check_g3(Context& c) {
   while (std::getline(in, line)) {
     size_t colon = line.find(':');
     if (colon == std::string::npos) continue;
-    kb[line.substr(0, colon)] = std::atof(line.c_str() + colon + 1);
+    kb[line.substr(0, colon)] = lead_double(std::string_view(line).substr(colon + 1));
   }
   if (!kb.count("MemTotal")) {
     r.verdict = Verdict::Skip;
@@ -310,7 +310,7 @@ std::optional<Neighbour> classify(const ProcInfo& p) {
   Neighbour n{p.pid, "", std::nullopt, "", -1, false, ""};
   auto cap_flag = [&](const std::string& flag, const std::string& dflt_note) {
     if (auto v = flag_value(p.argv, flag)) {
-      n.cap = std::atof(v->c_str());
+      n.cap = lead_double(*v);
       n.cap_note = flag + " " + *v;
     } else {
       n.cap_note = "no " + flag + " (" + dflt_note + ")";
@@ -398,7 +398,7 @@ CheckResult check_g6(Context& c) {
   if (gb10) {
     if (auto mi = c.machine.read_file("/proc/meminfo")) {
       size_t at = mi->find("MemTotal:");
-      if (at != std::string::npos) pool = std::atof(mi->c_str() + at + 9) * 1024 / 1e9;
+      if (at != std::string::npos) pool = lead_double(std::string_view(*mi).substr(at + 9)) * 1024 / 1e9;
     }
   }
   json arr = json::array();

@@ -8,6 +8,7 @@
 
 #include "knowledge/versions.h"
 #include "probe/checks.h"
+#include "query/packages.h"
 
 namespace sc::probe {
 
@@ -30,7 +31,7 @@ std::optional<CheckResult> need_python(Context& c, const std::string& id) {
   return CheckResult{id, Verdict::Skip, "could not interrogate " + p.interpreter + ": " + p.error, json::object()};
 }
 
-int cuda_major(const std::string& v) { return v.empty() ? 0 : std::atoi(v.c_str()); }
+int cuda_major(const std::string& v) { return lead_int(v); }
 
 std::string driver_cuda(int v) { return std::to_string(v / 1000) + "." + std::to_string((v % 1000) / 10); }
 
@@ -60,7 +61,7 @@ LibArches lib_arches(Context& c, const std::string& dist) {
   }
   std::string cc = c.capability();
   if (l.known && !cc.empty()) {
-    int ma = std::atoi(cc.c_str()), mi = std::atoi(cc.c_str() + cc.find('.') + 1);
+    int ma = lead_int(cc), mi = lead_int(std::string_view(cc).substr(cc.find('.') + 1));
     for (auto& a : l.sass) {
       if (arch_runs_on(a, false, ma, mi)) {
         l.runs = true;
@@ -185,7 +186,7 @@ CheckResult check_g1(Context& c) {
   }
   bool other_major = false;
   for (auto& m : majors)
-    if (std::atoi(m.c_str()) != tm) other_major = true;
+    if (lead_int(m) != tm) other_major = true;
   if (other_major) {
     r.verdict = Verdict::Warn;
     r.message = head + ", " + drv + "; but " + seen +
@@ -269,7 +270,7 @@ CheckResult check_g7(Context& c) {
                 "; CUDA driver: " + (g.cuda_error.empty() ? "no device" : g.cuda_error) + ")";
     return r;
   }
-  int ma = std::atoi(cc.c_str()), mi = std::atoi(cc.c_str() + cc.find('.') + 1);
+  int ma = lead_int(cc), mi = lead_int(std::string_view(cc).substr(cc.find('.') + 1));
   bool gb10 = c.gb10();
   r.readings["capability"] = cc;
   std::string head = "capability " + cc + (gb10 ? " (GB10)" : "");
@@ -301,9 +302,8 @@ CheckResult check_g7(Context& c) {
     return r;
   }
   // Kernel libraries: NVFP4-capable engines, and other CUDA extensions.
-  static const std::vector<std::string> fp4_libs = {"vllm", "flashinfer-python", "sgl-kernel", "transformer-engine",
-                                                     "tensorrt-llm", "torchao", "fbgemm-gpu"};
-  static const std::vector<std::string> other_libs = {"flash-attn", "xformers", "bitsandbytes"};
+  // knowledge/packages.yaml: cuda-kernels, with nvfp4-kernels for the NVFP4-capable engines.
+  static const std::vector<std::string> kernel_libs = query::with_role("cuda-kernels");
   json libs = json::array();
   std::vector<std::string> fallback, dead, unverified, native;
   auto look = [&](const std::string& dist, bool fp4) {
@@ -319,8 +319,7 @@ CheckResult check_g7(Context& c) {
     else if (fp4 && gb10 && !l.native_arch) fallback.push_back(name + " [" + arch_summary(l) + "]");
     else if (fp4 && gb10) native.push_back(name);
   };
-  for (auto& d : fp4_libs) look(d, true);
-  for (auto& d : other_libs) look(d, false);
+  for (auto& d : kernel_libs) look(d, query::has_role(d, "nvfp4-kernels"));
   r.readings["kernel_libraries"] = libs;
   std::string msg = head + "; " + torch_part;
   if (!dead.empty() || !fallback.empty()) {

@@ -1,4 +1,5 @@
 // Context: readings taken once and shared by the checks; small helpers.
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -7,6 +8,29 @@
 #include "probe/checks.h"
 
 namespace sc::probe {
+
+namespace {
+std::string_view number_start(std::string_view s) {
+  size_t i = 0;
+  while (i < s.size() && (s[i] == ' ' || s[i] == '\t')) ++i;
+  if (i < s.size() && s[i] == '+') ++i;
+  return s.substr(i);
+}
+}  // namespace
+
+int lead_int(std::string_view s) {
+  s = number_start(s);
+  int v = 0;
+  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  return ec == std::errc() ? v : 0;
+}
+
+double lead_double(std::string_view s) {
+  s = number_start(s);
+  double v = 0;
+  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  return ec == std::errc() ? v : 0;
+}
 
 const char* verdict_name(Verdict v) {
   switch (v) {
@@ -123,7 +147,7 @@ bool arch_runs_on(const std::string& arch, bool ptx, int major, int minor) {
     else suffix = arch[k];
   }
   if (digits.size() < 2) return false;
-  int num = std::atoi(digits.c_str());
+  int num = lead_int(digits);
   int am = num / 10, an = num % 10;
   int dev = major * 10 + minor;
   if (suffix == 'a') return am == major && an == minor;      // arch-specific: exact chip only

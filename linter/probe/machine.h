@@ -122,6 +122,6 @@ std::optional<std::string> read_below(const std::string& root_fs, const std::str
 std::string default_python(const std::map<std::string, std::string>& env);
 
 // The script run with `python -I -c` (prints one JSON object).
-const char* python_probe_script();
+const std::string& python_probe_script();
 
 }  // namespace sc::probe

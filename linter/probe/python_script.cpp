@@ -3,10 +3,12 @@
 // importlib.metadata (no import), then imports torch and flash_attn only,
 // and prints one JSON object on stdout. It never imports project code.
 #include "probe/machine.h"
+#include "query/packages.h"
 
 namespace sc::probe {
+namespace {
 
-const char* python_probe_script() {
+const char* script_head() {
   return R"PY(
 import json, os, sys, time
 out = {"python": sys.version.split()[0], "executable": sys.executable,
@@ -23,9 +25,13 @@ NAMES = ["torch", "triton", "pytorch-triton", "xformers", "transformers", "flash
          "vllm", "sglang", "sgl-kernel", "flashinfer-python", "transformer-engine",
          "transformer_engine", "torchao", "fbgemm-gpu", "tensorrt-llm", "tensorrt_llm",
          "deepspeed", "nvidia-cuda-runtime-cu12", "nvidia-cuda-runtime", "liger-kernel"]
-KERNEL_PKGS = {"flash-attn", "flash_attn", "xformers", "bitsandbytes", "vllm", "sgl-kernel",
-               "flashinfer-python", "transformer-engine", "transformer_engine", "torchao",
-               "fbgemm-gpu", "tensorrt-llm", "tensorrt_llm"}
+)PY";
+}
+
+const char* script_body() {
+  return R"PY(
+KERNEL_PKGS |= {n.replace("-", "_") for n in KERNEL_PKGS}
+NAMES += sorted(n for n in KERNEL_PKGS if n not in NAMES)
 dists = {}
 if md is not None:
     for n in NAMES:
@@ -126,6 +132,20 @@ for p in sys.path:
 out["wheel_cudart"] = cudart
 print("SPARKCHECK-JSON " + json.dumps(out))
 )PY";
+}
+
+// KERNEL_PKGS: knowledge/packages.yaml ml-packages with role cuda-kernels.
+std::string kernel_set() {
+  std::string s = "KERNEL_PKGS = {";
+  for (const std::string& n : query::with_role("cuda-kernels")) s += "\"" + n + "\", ";
+  return s + "}";
+}
+
+}  // namespace
+
+const std::string& python_probe_script() {
+  static const std::string script = std::string(script_head()) + kernel_set() + script_body();
+  return script;
 }
 
 }  // namespace sc::probe

@@ -41,7 +41,7 @@ bool run_installs(const PkgRun& run, std::string_view name) {
 
 bool pinned(const Project& p, const PkgRun& run, const std::string& name) { return run_pins(p, run, name); }
 
-bool exact(const Requirement& r) { return !r.exact_version.empty() || r.hashed || !r.url.empty(); }
+bool exact(const Requirement& r) { return exact_pin(r); }
 
 bool lower_bound_only(const Requirement& r) {
   return !r.specifier.empty() && !r.has_upper_bound && r.specifier.find('>') != std::string::npos;
@@ -80,12 +80,36 @@ const Image* ngc_image(const PkgEnv& env) {
   return env.image && is_ngc_framework_image(env.image->ref) ? env.image : nullptr;
 }
 
+bool other_platform(std::string_view path) {
+  std::string word;
+  for (char c : lower(path) + "/") {
+    if (c != '/' && c != '-' && c != '_' && c != '.') {
+      word += c;
+      continue;
+    }
+    if (knowledge::in("other-platform-paths", word)) return true;
+    word.clear();
+  }
+  return false;
+}
+
+bool image_ships_torch(const PkgEnv& env) {
+  return env.image && knowledge::table("torch-images").match(lower(env.image->ref));
+}
+
 bool has_role(std::string_view name, std::string_view role) {
   const knowledge::Entry* e = knowledge::table("ml-packages").find(name);
   if (!e) return false;
   for (const std::string& r : e->list("roles"))
     if (r == role) return true;
   return false;
+}
+
+std::vector<std::string> with_role(std::string_view role) {
+  std::vector<std::string> out;
+  for (const knowledge::Entry& e : knowledge::table("ml-packages").entries)
+    if (has_role(e.get("name"), role)) out.push_back(e.get("name"));
+  return out;
 }
 
 }  // namespace sc::query

@@ -58,8 +58,17 @@ const Image* base_image(const Project& p, const ParsedFile& dockerfile, int stag
 // The NGC framework image the environment runs on, or null.
 const Image* ngc_image(const PkgEnv& env);
 
+// Is `path` a file for another platform (knowledge/platforms.yaml other-platform-paths:
+// a path segment such as `npu/`, `docker/rocm/`, `requirements-windows.txt`)?
+bool other_platform(std::string_view path);
+
+// Does the environment's base image ship a CUDA torch (knowledge/containers.yaml torch-images)?
+bool image_ships_torch(const PkgEnv& env);
+
 // knowledge/packages.yaml ml-packages: does `name` play `role` (core-stack, depends-on-torch,
 // replaces-ngc-torch, cuda-kernels)?
 bool has_role(std::string_view name, std::string_view role);
+// Every ml-packages name with `role`, in file order.
+std::vector<std::string> with_role(std::string_view role);
 
 }  // namespace sc::query

@@ -298,6 +298,13 @@ bool cuda_torch_pinned(const Project& p, const PkgRun& run) {
   return false;
 }
 
+// An --index-url / --extra-index-url of CPU-only torch builds (knowledge/cuda.yaml cpu-indexes).
+const IndexUrl* cpu_index(const PkgRun& run) {
+  for (const IndexUrl& ix : run.indexes)
+    if (knowledge::table("cpu-indexes").match(lower(ix.url))) return &ix;
+  return nullptr;
+}
+
 // ---- torch from the default index with pip/uv outside an NGC container (CPU-only on aarch64)
 void default_index_torch(const Project& p, const EnvView& v, const InstalledPackage& ip, Reporter& out) {
   const Requirement& r = *ip.req;
@@ -307,9 +314,11 @@ void default_index_torch(const Project& p, const EnvView& v, const InstalledPack
   for (const IndexUrl& ix : run.indexes)  // an index behind an unknown variable: not judged
     if (cuda_of_url(ix.url) > 0 || ix.url.find('$') != std::string::npos) return;
   if ((run.torch_backend && lower(run.torch_backend_value) != "cpu") || cuda_torch_pinned(p, run)) return;
+  std::string from = "torch from the default package index: on aarch64 (the Spark) that is a CPU-only build";
+  if (const IndexUrl* cpu = cpu_index(run)) from = "torch from the CPU-only index " + cpu->url + ": on the Spark that is a CPU-only build";
+  else if (run.torch_backend) from = "torch with --torch-backend=cpu: on the Spark that is a CPU-only build";
   out.report(finding(Level::Warning, r.loc,
-                     "torch from the default package index: on aarch64 (the Spark) that is a CPU-only build, so "
-                     "torch.cuda.is_available() is False and training silently runs on the CPU",
+                     from + ", so torch.cuda.is_available() is False and training silently runs on the CPU",
                      "install from https://download.pytorch.org/whl/cu130 (--index-url) or uv --torch-backend=cu130, "
                      "or use an NGC PyTorch container (nvcr.io/nvidia/pytorch:25.11-py3)",
                      query::command_of(ip)));
@@ -323,6 +332,7 @@ void environment(const Project& p, const PkgEnv& env, Reporter& out) {
   for (const PkgRun& run : env.runs) {
     cu13_run_on_cuda12_image(v, run, out);
     for (; i < pkgs.size() && pkgs[i].run == &run; ++i) {
+      if (query::other_platform(pkgs[i].req->loc.path)) continue;
       cuda12_library(v, pkgs[i], out);
       cuda13_package_on_cuda12_image(v, pkgs[i], out);
       default_index_torch(p, v, pkgs[i], out);

@@ -85,7 +85,7 @@ class FlashAttnRule : public Rule {
     const auto& sources = knowledge::table("flash-attn-prebuilt-sources");
     if (sources.find("aarch64-wheel")->capture(lower(r.url + " " + r.raw))) return true;
     for (const auto& ix : in.indexes)  // a find-links page or an index chosen for flash-attn
-      if (ix.role == "find-links" || sources.find("prebuilt-index")->capture(lower(ix.url))) return true;
+      if (ix.role == IndexRole::FindLinks || sources.find("prebuilt-index")->capture(lower(ix.url))) return true;
     return false;
   }
 

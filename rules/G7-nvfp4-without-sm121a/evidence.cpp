@@ -6,6 +6,7 @@
 #include "analysis/launch.h"
 #include "knowledge/knowledge.h"
 #include "query/commands.h"
+#include "query/packages.h"
 
 namespace sc::g7 {
 
@@ -172,7 +173,7 @@ static bool compiles_cuda(const std::string& w) {
   }
   std::string n = lower(w.substr(0, w.find_first_of("=<>~![;@ ")));
   std::replace(n.begin(), n.end(), '_', '-');
-  return knowledge::in("kernel-source-packages", n.substr(0, n.find('[')));
+  return query::has_role(n.substr(0, n.find('[')), "cuda-kernels");
 }
 
 // Source builds of CUDA kernels: pip --no-build-isolation, setup.py, nvcc / CUDA cmake

@@ -1,6 +1,9 @@
 // G9: bare-pip ML stacks that drift (unpinned torch/transformers, lower bounds only,
 // re-resolving torch inside an NGC container, unsloth with its dependencies).
 // Each sub-check below is one bullet of G9.md "What it catches".
+#include <algorithm>
+#include <cctype>
+
 #include "core/registry.h"
 #include "knowledge/cuda.h"
 #include "knowledge/knowledge.h"
@@ -32,7 +35,7 @@ void warn(Reporter& out, const Item& it, std::string msg, std::string fix) {
 bool replaces_pypi(const PkgRun& run) {
   if (run.torch_backend) return true;
   for (const IndexUrl& ix : run.indexes)
-    if (ix.role == "index-url" && (cuda_of_url(ix.url) > 0 || ix.url.find('$') != std::string::npos)) return true;
+    if (ix.role == IndexRole::IndexUrl && (cuda_of_url(ix.url) > 0 || ix.url.find('$') != std::string::npos)) return true;
   return false;
 }
 
@@ -63,6 +66,19 @@ void replaces_container_torch(const Item& it, Reporter& out) {
        "`uv pip install --override` file");
 }
 
+// knowledge/packages.yaml torch-stack.
+bool torch_stack(const std::string& name) { return knowledge::in("torch-stack", name); }
+
+// knowledge/packages.yaml pins-torch-exactly: the name, with its extra when the entry names one.
+bool pins_torch_exactly(const Requirement& r) {
+  for (const knowledge::Entry& e : knowledge::table("pins-torch-exactly").entries) {
+    if (e.get("name") != r.name) continue;
+    const std::string& extra = e.get("extra");
+    if (extra.empty() || std::find(r.extras.begin(), r.extras.end(), extra) != r.extras.end()) return true;
+  }
+  return false;
+}
+
 // ---- bare pip: torch, triton, xformers, transformers without an exact pin. True when reported.
 bool core_stack_unpinned(const Item& it, Reporter& out) {
   if (!query::has_role(it.r.name, "core-stack") || it.pinned) return false;
@@ -75,23 +91,41 @@ bool core_stack_unpinned(const Item& it, Reporter& out) {
   return true;
 }
 
-// ---- bare pip: a torch dependent with only a lower bound
+// The rest of the torch stack, and packages that pin torch exactly.
+bool judged_dependent(const Requirement& r) { return torch_stack(r.name) || pins_torch_exactly(r); }
+
+// ---- bare pip: a torch-stack package with only a lower bound
 void dependent_lower_bound(const Item& it, Reporter& out) {
-  if (it.pinned || !query::lower_bound_only(it.r) || !query::has_role(it.r.name, "depends-on-torch")) return;
+  if (it.pinned || !query::lower_bound_only(it.r) || !torch_stack(it.r.name)) return;
   warn(out, it,
        it.what + " has only a lower bound: the next release is installed without a test, and version coupling "
                  "(trl/transformers/bitsandbytes vs Unsloth and torch) has broken Spark setups",
        "pin an exact version (==) or add an upper bound, or install from a lock file");
 }
 
-// ---- bare pip: a torch dependent unpinned while nothing pins torch
+// ---- bare pip: a torch-stack package, or one that pins torch exactly, unpinned while nothing pins torch
 void dependent_unpinned(const Item& it, Reporter& out) {
-  if (it.pinned || !it.r.specifier.empty() || !query::has_role(it.r.name, "depends-on-torch")) return;
-  if (it.torch_pinned || replaces_pypi(*it.ip.run)) return;
+  if (it.pinned || !it.r.specifier.empty() || !judged_dependent(it.r)) return;
+  if (it.torch_pinned || query::image_ships_torch(*it.ip.env) || replaces_pypi(*it.ip.run)) return;
   warn(out, it,
        it.what + " is unpinned and nothing pins torch: its torch requirement re-resolves torch from PyPI, which on "
                  "aarch64 swaps the CUDA torch for a CPU-only wheel",
        "pin torch (torch==X+cu130 with the cu130 index, or `--override`/constraints) and pin " + it.r.name);
+}
+
+// A flash-attn that pip builds from the PyPI sdist: G2 reports that install (one cause, one
+// finding); a find-links page or a wheel URL is a prebuilt wheel G9 still judges.
+bool g2_source_build(const Item& it) {
+  if (!knowledge::in("flash-attn-packages", it.r.name) || !it.r.url.empty()) return false;
+  for (const IndexUrl& ix : it.ip.run->indexes)
+    if (ix.role == IndexRole::FindLinks) return false;
+  return true;
+}
+
+// An `ARG V=""` or unset variable expanded into `pkg==`: the version is unknown, not missing.
+bool unknown_version(const Requirement& r) {
+  return !r.specifier.empty() &&
+         std::none_of(r.specifier.begin(), r.specifier.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)); });
 }
 
 void judge(const Project& p, const InstalledPackage& ip, Reporter& out) {
@@ -101,8 +135,9 @@ void judge(const Project& p, const InstalledPackage& ip, Reporter& out) {
   Item it{ip, r, r.raw.empty() ? r.name : r.raw, query::exact(r) || query::pinned(p, run, r.name),
           query::pinned(p, run, "torch"), query::command_of(ip)};
   if (ngc) it.rel.push_back({ngc->loc, "NGC container with a pinned torch stack"});
-  if (unsloth_with_deps(it, out)) return;
+  if (unknown_version(r) || unsloth_with_deps(it, out)) return;
   if (ngc) return replaces_container_torch(it, out);
+  if (g2_source_build(it)) return;
   if (core_stack_unpinned(it, out) || run.no_deps) return;
   if (query::lower_bound_only(r)) dependent_lower_bound(it, out);
   else dependent_unpinned(it, out);
@@ -117,6 +152,7 @@ class G9 : public Rule {
         Installer t = ip.run->install->tool;
         // pyproject [project] ranges describe a package, not an install; conda is judged by G1
         if (t == Installer::PyprojectDeps || query::conda_like(t) || ip.req->name.empty()) continue;
+        if (query::other_platform(ip.req->loc.path)) continue;  // an NPU/ROCm/Windows/macOS install
         judge(p, ip, out);
       }
   }

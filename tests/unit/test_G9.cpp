@@ -1,6 +1,7 @@
 // G9 sub-checks, one test each (rules/G9-unpinned-stack/G9.md "What it catches").
 #include <catch2/catch.hpp>
 
+#include "knowledge/knowledge.h"
 #include "query/packages.h"
 #include "rule_check.h"
 
@@ -77,4 +78,34 @@ TEST_CASE("query layer: environments, packages_in, pinned, install contexts", "[
   CHECK(cctx[0].dockerfile == m.p.files[0].get());
   CHECK(sc::query::has_role("trl", "depends-on-torch"));
   CHECK_FALSE(sc::query::has_role("trl", "core-stack"));
+}
+
+TEST_CASE("G9 exact_pin: VCS branches move, commits and version tags do not", "[G9]") {
+  auto req = [](const std::string& url) {
+    sc::Requirement r;
+    r.name = "transformers";
+    r.url = url;
+    return r;
+  };
+  CHECK_FALSE(sc::exact_pin(req("git+https://github.com/h/t.git@main")));
+  CHECK_FALSE(sc::exact_pin(req("git+https://github.com/h/t.git")));
+  CHECK_FALSE(sc::exact_pin(req("git+ssh://git@github.com/h/t.git")));
+  CHECK(sc::exact_pin(req("git+https://github.com/h/t.git@0123456789abcdef0123456789abcdef01234567")));
+  CHECK(sc::exact_pin(req("git+https://github.com/h/t.git@v4.57.1#egg=transformers")));
+  CHECK(sc::exact_pin(req("https://example.org/t-4.57.1-py3-none-any.whl")));
+}
+
+TEST_CASE("G9 knowledge: torch stack and exact torch pinners are tables", "[G9]") {
+  CHECK(sc::knowledge::in("torch-stack", "peft"));
+  CHECK_FALSE(sc::knowledge::in("torch-stack", "diffusers"));
+  CHECK(sc::knowledge::in("pins-torch-exactly", "vllm"));
+  CHECK_FALSE(sc::knowledge::in("pins-torch-exactly", "liger-kernel"));
+}
+
+TEST_CASE("G1/G9 other platforms by path segment", "[G9]") {
+  CHECK(sc::query::other_platform("requirements/npu.txt"));
+  CHECK(sc::query::other_platform("docker/rocm/Dockerfile.rocm7"));
+  CHECK(sc::query::other_platform("requirements-windows.txt"));
+  CHECK_FALSE(sc::query::other_platform("requirements/input.txt"));   // "npu" inside a word
+  CHECK_FALSE(sc::query::other_platform("docker/Dockerfile.cuda"));
 }

@@ -71,7 +71,6 @@ TEST_CASE("YAML entries carry key paths and exact value ranges") {
   CHECK(tp->key_loc.range.col == 3);
   const ConfigEntry* q = find("name");
   REQUIRE(q);
-  CHECK(q->quoted);
   CHECK(q->value_loc.range.end_col - q->value_loc.range.col == 14);
   const ConfigEntry* l1 = find("list[1]");
   REQUIRE(l1);

@@ -19,7 +19,7 @@ Command first_command(const std::string& script, std::vector<Command>* sbatch = 
   FileFacts f;
   ParseDiag d;
   SourceFile src("launch.sh", script);
-  parse_shell(src, {}, -1, "script", f, d);
+  parse_shell(src, {}, -1, CommandContext::Script, f, d);
   if (sbatch) *sbatch = f.sbatch;
   return f.commands.empty() ? Command{} : f.commands.back();
 }

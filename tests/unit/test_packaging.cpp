@@ -119,7 +119,7 @@ TEST_CASE("requirements files: options, continuations, hashes", "[packaging]") {
   REQUIRE(in.constraint_files.size() == 1);
   CHECK(in.constraint_files[0].first == "constraints.txt");
   REQUIRE(in.indexes.size() == 1);
-  CHECK(in.indexes[0].role == "extra-index-url");
+  CHECK(in.indexes[0].role == IndexRole::ExtraIndexUrl);
   CHECK(in.indexes[0].loc.range.line == 4);
   CHECK(in.indexes[0].loc.range.col == 19);
   const Requirement* t = find_pkg(f, "torch");
@@ -132,7 +132,6 @@ TEST_CASE("requirements files: options, continuations, hashes", "[packaging]") {
   const Requirement* tr = find_pkg(f, "transformers");
   REQUIRE(tr);
   CHECK(tr->specifier == ">=4.40");
-  CHECK(in.editable_or_local);
   REQUIRE(diag.notes.size() == 1);
   CHECK(diag.notes[0].range.line == 9);
 }
@@ -173,7 +172,6 @@ TEST_CASE("Dockerfile: ARG-resolved FROM, stages, ENV forms, COPY", "[packaging]
                          "FROM nvidia/cuda:$UNSET-base\n");
   REQUIRE(f.images.size() == 3);
   CHECK(f.images[0].ref == "nvcr.io/nvidia/pytorch:24.12-py3");
-  CHECK(f.images[0].written == "${REG}/pytorch:${TAG:-25.11}-py3");
   CHECK(f.images[0].stage_name == "base");
   CHECK(f.images[0].loc.range.line == 3);
   CHECK(f.images[0].loc.range.col == 29);
@@ -182,13 +180,13 @@ TEST_CASE("Dockerfile: ARG-resolved FROM, stages, ENV forms, COPY", "[packaging]
   CHECK(f.images[2].ref == "nvidia/cuda:-base");
   std::map<std::string, std::string> env;
   for (auto& e : f.env)
-    if (e.origin == "ENV") env[e.name] = e.value;
+    if (e.origin == EnvOrigin::Env) env[e.name] = e.value;
   CHECK(env["A"] == "1");
   CHECK(env["B"] == "two words");
   CHECK(env["LEGACY"] == "some value");
   int copies = 0;
   for (auto& r : f.refs)
-    if (r.kind == "copy") {
+    if (r.kind == RefKind::Copy) {
       ++copies;
       CHECK(r.dest == "/app/");
       CHECK(r.stage == 0);
@@ -240,7 +238,7 @@ TEST_CASE("Dockerfile: continuations, comments inside them, heredocs, installs",
   REQUIRE(d.packages.size() == 1);
   CHECK(d.packages[0].name == "pytorch-cuda");
   REQUIRE(d.indexes.size() == 1);
-  CHECK(d.indexes[0].role == "conda-channel");
+  CHECK(d.indexes[0].role == IndexRole::CondaChannel);
 }
 
 TEST_CASE("Dockerfile: escape directive and malformed input", "[packaging][dockerfile]") {
@@ -365,7 +363,7 @@ TEST_CASE("install derivation from commands", "[packaging]") {
   REQUIRE(f.installs[0].constraint_files.size() == 1);
   CHECK(f.installs[0].packages[0].name == "trl");
   CHECK(f.installs[1].requirement_files[0].first == "requirements.txt");
-  CHECK(f.installs[1].indexes[0].role == "index-url");
+  CHECK(f.installs[1].indexes[0].role == IndexRole::IndexUrl);
   CHECK(f.installs[2].tool == Installer::UvPip);
   CHECK(f.installs[2].torch_backend);  // from the export
   CHECK(f.installs[3].tool == Installer::UvAdd);
@@ -441,7 +439,7 @@ TEST_CASE("pyproject and lock files", "[packaging]") {
   CHECK(f.installs[0].packages[1].loc.range.line == 3);
   CHECK(f.installs[0].packages[1].loc.range.col == 37);
   REQUIRE(f.installs[0].indexes.size() == 1);
-  CHECK(f.installs[0].indexes[0].role == "uv-index");
+  CHECK(f.installs[0].indexes[0].role == IndexRole::UvIndex);
   CHECK_FALSE(f.config.empty());
   FileFacts l = parse_as("uv.lock", "version = 1\n[[package]]\nname = \"Torch\"\nversion = \"2.9.1+cu130\"\n");
   CHECK(l.lockfile);

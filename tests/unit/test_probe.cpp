@@ -669,3 +669,12 @@ TEST_CASE("probe real machine: files read below --root", "[probe][real]") {
   CHECK_THAT(s, Catch::Contains("G3 ") && Catch::Contains("page cache 67.1 GB"));
   CHECK_THAT(s, Catch::Contains("vllm pid 2211") && Catch::Contains("ollama pid 3300"));
 }
+
+TEST_CASE("probe numbers read without exceptions or overflow", "[probe]") {
+  CHECK(sc::probe::lead_int(" 12.1") == 12);
+  CHECK(sc::probe::lead_int("+7x") == 7);
+  CHECK(sc::probe::lead_int("99999999999999999999") == 0);
+  CHECK(sc::probe::lead_int("") == 0);
+  CHECK(sc::probe::lead_double("\t131072 kB") == 131072.0);
+  CHECK(sc::probe::lead_double("kB") == 0.0);
+}

@@ -20,7 +20,7 @@ struct Parsed {
 Parsed sh(const std::string& text, std::map<std::string, std::string> vars = {}) {
   Parsed p;
   SourceFile src("run.sh", text);
-  parse_shell(src, vars, -1, "script", p.facts, p.diag);
+  parse_shell(src, vars, -1, CommandContext::Script, p.facts, p.diag);
   return p;
 }
 
@@ -71,7 +71,7 @@ TEST_CASE("quote removal and exact locations", "[shell]") {
   CHECK(c.argv[4].loc.range == Range{1, 24, 1, 36});
   CHECK(c.argv[0].loc.range == Range{1, 1, 1, 7});
   CHECK(c.loc.range.line == 1);
-  CHECK(c.context == "script");
+  CHECK(c.context == CommandContext::Script);
 }
 
 TEST_CASE("variables: assignments feed later words in source order", "[shell]") {
@@ -104,11 +104,11 @@ TEST_CASE("variables: assignments feed later words in source order", "[shell]") 
   CHECK_FALSE(a->argv[1].resolved);
   REQUIRE(p.facts.env.size() == 4);
   CHECK(p.facts.env[0].name == "TP");
-  CHECK(p.facts.env[0].origin == "assign");
-  CHECK(p.facts.env[1].origin == "export");
+  CHECK(p.facts.env[0].origin == EnvOrigin::Assign);
+  CHECK(p.facts.env[1].origin == EnvOrigin::Export);
   CHECK(p.facts.env[2].value == "a b");
   CHECK(p.facts.env[3].name == "DP");
-  CHECK(p.facts.env[3].origin == "export");
+  CHECK(p.facts.env[3].origin == EnvOrigin::Export);
   CHECK(p.facts.env[0].loc.range == Range{1, 4, 1, 5});
   // nproc's command substitution is a command too
   CHECK(find_cmd(p.facts, "nproc"));
@@ -171,8 +171,6 @@ TEST_CASE("#SBATCH directives before the first command", "[shell]") {
   CHECK(flag_value(p.facts.sbatch[0], {"--nodes", "-N"})->text == "2");
   CHECK(flag_value(p.facts.sbatch[1], {"--nodes", "-N"})->text == "2");
   CHECK(p.facts.sbatch[0].argv[1].loc.range == Range{2, 9, 2, 18});
-  CHECK(p.facts.shebang_or_directives.size() == 4);
-  CHECK(p.facts.shebang_or_directives[0] == "#!/bin/bash");
 }
 
 TEST_CASE("flag_value forms", "[shell]") {
@@ -209,12 +207,12 @@ TEST_CASE("views map command locations to the real file", "[shell]") {
   view.set_line_map({{2, 4, file.line(2)}, {3, 0, file.line(3)}});
   FileFacts f;
   ParseDiag d;
-  parse_shell(view, {}, 0, "RUN", f, d);
+  parse_shell(view, {}, 0, CommandContext::Run, f, d);
   const Command* t = find_cmd(f, "torchrun");
   REQUIRE(t);
   CHECK(t->argv[0].loc.range == Range{3, 8, 3, 16});
   CHECK(t->stage == 0);
-  CHECK(t->context == "RUN");
+  CHECK(t->context == CommandContext::Run);
   CHECK(find_cmd(f, "pip")->argv[0].loc.range == Range{2, 5, 2, 8});
 }
 
