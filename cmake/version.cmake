@@ -28,3 +28,6 @@ elseif(GIT_FOUND AND EXISTS "${CMAKE_SOURCE_DIR}/.git")
   endif()
 endif()
 message(STATUS "sparkcheck version: ${SC_VERSION}")
+if(CMAKE_BINARY_DIR AND NOT CMAKE_SCRIPT_MODE_FILE)
+  file(WRITE "${CMAKE_BINARY_DIR}/VERSION" "${SC_VERSION}\n")   # for scripts/dist.sh
+endif()
