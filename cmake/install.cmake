@@ -33,11 +33,18 @@ add_custom_command(OUTPUT ${CMAKE_BINARY_DIR}/sparkcheck.1.gz
 add_custom_target(sparkcheck_man ALL DEPENDS ${CMAKE_BINARY_DIR}/sparkcheck.1.gz)
 install(FILES ${CMAKE_BINARY_DIR}/sparkcheck.1.gz DESTINATION ${CMAKE_INSTALL_MANDIR}/man1
         COMPONENT sparkcheck OPTIONAL)
-# Upstream changelog, as Debian wants it (gzip -9n: no timestamp).
-configure_file(${CMAKE_SOURCE_DIR}/CHANGELOG.md ${CMAKE_BINARY_DIR}/deb/changelog COPYONLY)
+# changelog.gz in Debian's format (a native package), pointing at CHANGELOG.md (gzip -9n: no timestamp).
+string(TIMESTAMP sc_date "%a, %d %b %Y %H:%M:%S +0000" UTC)
+file(WRITE ${CMAKE_BINARY_DIR}/deb/changelog "sparkcheck (${SC_VERSION}) unstable; urgency=medium
+
+  * sparkcheck ${SC_VERSION}.
+    Its changes are listed in /usr/share/doc/sparkcheck/CHANGELOG.md.
+
+ -- sparkcheck maintainers <sparkcheck@users.noreply.github.com>  ${sc_date}
+")
 execute_process(COMMAND gzip -9nf ${CMAKE_BINARY_DIR}/deb/changelog)
-install(FILES ${CMAKE_BINARY_DIR}/deb/changelog.gz DESTINATION ${CMAKE_INSTALL_DOCDIR}
-        COMPONENT sparkcheck)
+install(FILES ${CMAKE_BINARY_DIR}/deb/changelog.gz ${CMAKE_SOURCE_DIR}/CHANGELOG.md
+        DESTINATION ${CMAKE_INSTALL_DOCDIR} COMPONENT sparkcheck)
 # copyright: sparkcheck's notice plus those of the libraries linked into the binary.
 include(${CMAKE_SOURCE_DIR}/cmake/copyright.cmake)
 install(FILES ${CMAKE_BINARY_DIR}/deb/copyright DESTINATION ${CMAKE_INSTALL_DOCDIR}
@@ -49,8 +56,9 @@ set(CPACK_PACKAGE_VENDOR "sparkcheck")
 set(CPACK_PACKAGE_VERSION "${SC_VERSION}")
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "${PROJECT_DESCRIPTION}")
 set(CPACK_PACKAGE_DESCRIPTION
-    "sparkcheck lints ML-training projects (Dockerfiles, requirements, pyproject, launch scripts,
-training configs) for the ten known DGX Spark (GB10) failure modes, and probes the live machine.")
+    "sparkcheck lints ML-training projects (Dockerfiles, requirements, pyproject,
+launch scripts, training configs) for known DGX Spark (GB10) failure modes,
+and probes the live machine.")
 set(CPACK_PACKAGE_HOMEPAGE_URL "${PROJECT_HOMEPAGE_URL}")
 set(CPACK_PACKAGE_CONTACT "sparkcheck maintainers <sparkcheck@users.noreply.github.com>")
 set(CPACK_GENERATOR "DEB")

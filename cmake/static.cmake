@@ -31,11 +31,11 @@ function(sc_static_executable target)
   if(NOT SPARKCHECK_STATIC)
     return()
   endif()
-  target_link_options(${target} PRIVATE -static-libstdc++ -static-libgcc)
+  target_link_options(${target} PRIVATE -static-libstdc++ -static-libgcc -Wl,-z,relro,-z,now)
   set(bin "$<TARGET_FILE:${target}>")
   add_custom_command(TARGET ${target} POST_BUILD
     COMMAND "${CMAKE_OBJCOPY}" --only-keep-debug "${bin}" "${bin}.debug"
-    COMMAND "${CMAKE_STRIP}" --strip-all "${bin}"
+    COMMAND "${CMAKE_STRIP}" --strip-all --remove-section=.comment "${bin}"
     COMMAND "${CMAKE_OBJCOPY}" "--add-gnu-debuglink=${bin}.debug" "${bin}"
     WORKING_DIRECTORY "$<TARGET_FILE_DIR:${target}>"
     COMMENT "Splitting debug info of ${target} into ${target}.debug and stripping it"

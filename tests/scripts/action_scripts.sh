@@ -53,4 +53,11 @@ json.dump({"version": "2.1.0", "runs": [{"results": [{"ruleId": "G1"}] * int(sys
 PY
 bash "$S/action-sarif.sh" "$TMP/b.sarif" sparkcheck > "$TMP/log" 2>&1
 check "sarif: warns past 5,000 results" grep -q '::warning.*5,000' "$TMP/log"
+
+AV="$SC_SOURCE_DIR/tests/tools/node_modules/.bin/action-validator"
+if [ -x "$AV" ]; then
+  for w in "$SC_SOURCE_DIR"/.github/workflows/*.yml; do check "$(basename "$w") validates" "$AV" "$w"; done
+  check "release notes for the CHANGELOG's version are not empty" bash -c '[ -n "$("$1"/scripts/release-notes.sh "v$2")" ]' _ "$SC_SOURCE_DIR" \
+    "$(sed -n 's/^## \[\([0-9.]*\)\].*/\1/p' "$SC_SOURCE_DIR/CHANGELOG.md" | head -1)"
+fi
 finish
