@@ -33,6 +33,12 @@ for arch in ${SPARKCHECK_DIST_ARCHES:-x86_64 aarch64}; do
     "$py" -m venv "$venv" >/dev/null 2>&1 && "$venv/bin/pip" install -q --no-index "$whl" >/dev/null 2>&1
     check "$arch: pip install of the wheel gives sparkcheck on PATH" bash -c 'cd / && env -i PATH="$1/bin:/usr/bin:/bin" sparkcheck --version | grep -qx "sparkcheck $2"' _ "$venv" "$v"
     rm -rf "$(dirname "$venv")"
+  elif [ -f "$whl" ] && [ -n "$qemu" ]; then   # another arch: pip's --platform install, run under qemu
+    t="$(mktemp -d)"
+    "$py" -m venv "$t/venv" >/dev/null 2>&1 && "$t/venv/bin/pip" install -q --no-index --only-binary=:all: \
+      --platform "manylinux_2_${floor#GLIBC_2.}_$arch" --target "$t/site" "$whl" >/dev/null 2>&1
+    check "$arch: the wheel installs bin/sparkcheck that runs (qemu)" bash -c '"${@:3}" "$1/site/bin/sparkcheck" --version | grep -qx "sparkcheck $2"' _ "$t" "$v" "${run[@]}"
+    rm -rf "$t"
   fi
   deb="$D/sparkcheck_${v}_$debarch.deb"
   check "$arch: .deb present" [ -f "$deb" ] || continue
