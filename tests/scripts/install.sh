@@ -32,6 +32,11 @@ if command -v cpack >/dev/null && command -v dpkg-deb >/dev/null && [ -f "$SC_BU
     dpkg-deb -c "$deb" > "$TMP/contents.txt"
     check ".deb installs /usr/bin/sparkcheck" grep -q ' ./usr/bin/sparkcheck$' "$TMP/contents.txt"
     check ".deb installs the rule docs" grep -q ' ./usr/share/doc/sparkcheck/rules/README.md$' "$TMP/contents.txt"
+    check ".deb has the man page sparkcheck(1)" grep -q ' ./usr/share/man/man1/sparkcheck.1.gz$' "$TMP/contents.txt"
+    check ".deb has copyright and a Debian changelog" bash -c 'grep -q "/doc/sparkcheck/copyright$" "$1" && grep -q "/doc/sparkcheck/changelog.gz$" "$1"' _ "$TMP/contents.txt"
+    if command -v lintian >/dev/null; then
+      check ".deb: no lintian error or warning" bash -c '! lintian "$1" 2>&1 | grep -Eq "^[EW]: "' _ "$deb"
+    fi
     check ".deb control names the package" bash -c 'dpkg-deb -f "$1" Package | grep -qx sparkcheck' _ "$deb"
     dpkg-deb -x "$deb" "$TMP/x"
     check "binary from the .deb runs" "$TMP/x/usr/bin/sparkcheck" --version

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The hooks in .pre-commit-hooks.yaml, run by Debian's real pre-commit against a
 # scratch git repository: a bad file fails the commit and shows the finding, a
-# suppressed one and a clean one pass. The hook repository is a local git clone
-# of this checkout's manifest and hook script (no network).
+# suppressed one and a clean one pass. The hook repository is a local git repo
+# with this checkout's manifest and hook package; pip takes the wheel from a
+# local folder (no network).
 . "$(dirname "$0")/lib.bash"
 command -v pre-commit >/dev/null || { echo "SKIP: pre-commit not installed (scripts/setup.sh --test)"; exit 77; }
 command -v git >/dev/null || { echo "SKIP: git not installed"; exit 77; }
@@ -12,18 +13,25 @@ mkdir -p "$HOME"
 git config --global init.defaultBranch main
 git config --global protocol.file.allow always
 
-# the hook repository
+# the hook repository: manifest, the pip-installable hook entry (setup.py,
+# python/), and the `sparkcheck` wheel it depends on, served from a local
+# directory (PIP_NO_INDEX: no network; Debian's setuptools/wheel for the build)
 H="$TMP/hooks"
-mkdir -p "$H/scripts"
-cp "$SC_SOURCE_DIR/.pre-commit-hooks.yaml" "$H/"
-cp "$SC_SOURCE_DIR/scripts/pre-commit-hook.sh" "$H/scripts/"
+mkdir -p "$H/python"
+cp "$SC_SOURCE_DIR/.pre-commit-hooks.yaml" "$SC_SOURCE_DIR/setup.py" "$SC_SOURCE_DIR/CMakeLists.txt" "$H/"
+cp -r "$SC_SOURCE_DIR/python/sparkcheck_hook" "$H/python/"
 (cd "$H" && git init -q && git add -A && git commit -qm hooks) || { fail "hook repo"; finish; exit 1; }
 rev="$(git -C "$H" rev-parse HEAD)"
+version="$(sed -n 's/^project(sparkcheck VERSION \([0-9.]*\).*/\1/p' "$SC_SOURCE_DIR/CMakeLists.txt")"
+whl="$("$SC_SOURCE_DIR/scripts/wheel.sh" "$SPARKCHECK" "$version+test" "$TMP/wheels" 2>&1)"
+check "wheel built ($(basename "$whl"))" [ -f "$whl" ] || echo "$whl"
+export PIP_NO_INDEX=1 PIP_FIND_LINKS="$TMP/wheels /usr/share/python-wheels" PIP_DISABLE_PIP_VERSION_CHECK=1
 
-# `sparkcheck-system` finds the binary on PATH; the script hooks get $SPARKCHECK
+# `sparkcheck-system` finds the binary on PATH; `sparkcheck` must use the wheel's
 mkdir -p "$TMP/bin"
 ln -s "$SPARKCHECK" "$TMP/bin/sparkcheck"
 export PATH="$TMP/bin:$PATH"
+unset SPARKCHECK
 
 U="$TMP/user"
 mkdir -p "$U"
@@ -41,6 +49,14 @@ YAML
 git add .pre-commit-config.yaml && git commit -qm "pre-commit config" --no-verify
 pre-commit install >/dev/null 2>&1; rc=$?
 check "pre-commit install" [ "$rc" -eq 0 ]
+# cold cache: pre-commit clones the hook repository and pip-installs it with the wheel
+t0=$(date +%s.%N)
+out="$(pre-commit install-hooks 2>&1)"; rc=$?
+t1=$(date +%s.%N)
+check "hooks install from a cold cache with the wheel (no compiler)" [ "$rc" -eq 0 ] || echo "$out"
+echo "note: cold-cache install-hooks took $(python3 -c "print(round($t1-$t0,1))" ) s"
+check "the wheel put sparkcheck into the hook environment" bash -c 'ls "$1"/repo*/py_env-*/bin/sparkcheck >/dev/null 2>&1' _ "$PRE_COMMIT_HOME"
+check "no source build happened" bash -c '! ls -d "$1"/repo*/build-hook >/dev/null 2>&1' _ "$PRE_COMMIT_HOME"
 
 # 1. a bad file fails the commit, with the finding in the output
 cat > accelerate.yaml <<'YAML'
