@@ -9,7 +9,7 @@ set(text "sparkcheck
 Upstream: ${PROJECT_HOMEPAGE_URL}
 
 Files: *
-Copyright: the sparkcheck authors (see the git history)
+Copyright: 2026 the sparkcheck authors (see the git history)
 License: no license file is shipped upstream yet; all rights reserved by the authors.
 ")
 if(SPARKCHECK_STATIC)
