@@ -13,7 +13,7 @@ BINS=("$@")
 [ ${#BINS[@]} -gt 0 ] || BINS=("$PWD/build/sparkcheck")
 for t in rg /usr/bin/time valgrind; do command -v "$t" >/dev/null || { echo "bench: missing $t"; exit 2; }; done
 OUT="$(mktemp -d)"
-trap 'rm -rf "$OUT"' EXIT
+trap 'cp "$OUT/rows" "${KEEP_ROWS:-/dev/null}" 2>/dev/null; rm -rf "$OUT"' EXIT
 # the trigger words, as rg arguments
 mapfile -t WORDS < <(python3 -c 'import yaml
 for e in yaml.safe_load(open("knowledge/triggers.yaml"))["python-triggers"]["entries"]: print(e["name"])')
@@ -28,7 +28,7 @@ row() {  # name, then the command (its last argument the tree); records: name wa
   local sub=("${@:1:$#-1}") ir=0
   [ -n "${NO_CALLGRIND:-}" ] || valgrind --tool=callgrind --callgrind-out-file="$OUT/cg" "${sub[@]}" "$SUB" >/dev/null 2>"$OUT/cgerr" || true
   [ -n "${NO_CALLGRIND:-}" ] || ir=$(sed -n 's/.*Collected : *//p' "$OUT/cgerr" | tr -d ' ')
-  echo "$name $(cat "$OUT/t") ${ir:-0}" >> "$OUT/rows"
+  echo "$name $(tail -1 "$OUT/t") ${ir:-0}" >> "$OUT/rows"  # time -o: a status line may come first
 }
 export SPARKCHECK_JOBS=1
 row "rg-l" "${RG[@]}" "$TREE"

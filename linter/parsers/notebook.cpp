@@ -165,17 +165,36 @@ struct NotebookShape : nlohmann::json_sax<nlohmann::json> {
   size_t error_byte = 0;
   bool syntax = false;      // a JSON syntax error (else e.g. a number out of range)
 
-  // A value starts in the current container under `key`: what it is, for the shape.
+  // A value starts in the current container under `key_`: the role of the container it
+  // opens (Other for scalars). A repeated key replaces what the earlier one set, as in a DOM.
   Role value(bool object, bool array, const std::string* str) {
-    Role in = stack.empty() ? Other : stack.back();
-    if (stack.empty()) top_object = object;
-    else if (in == Top && key_ == "cells") cells_array = array;
-    else if (in == Top && key_ == "metadata") { ks_language.reset(); li_name.reset(); return object ? Metadata : Other; }
-    else if (in == Metadata && key_ == "kernelspec") { ks_language.reset(); return object ? Kernelspec : Other; }
-    else if (in == Metadata && key_ == "language_info") { li_name.reset(); return object ? LanguageInfo : Other; }
-    else if (in == Kernelspec && key_ == "language") ks_language = str ? std::optional(*str) : std::nullopt;
-    else if (in == LanguageInfo && key_ == "name") li_name = str ? std::optional(*str) : std::nullopt;
-    return stack.empty() && object ? Top : Other;
+    if (stack.empty()) {
+      top_object = object;
+      return object ? Top : Other;
+    }
+    Role in = stack.back();
+    if (in == Top && key_ == "cells") cells_array = array;
+    if (in == Top && key_ == "metadata") {
+      ks_language.reset();
+      li_name.reset();
+      return object ? Metadata : Other;
+    }
+    if (in == Metadata) return metadata_member(object);
+    auto text = str ? std::optional(*str) : std::nullopt;
+    if (in == Kernelspec && key_ == "language") ks_language = text;
+    if (in == LanguageInfo && key_ == "name") li_name = text;
+    return Other;
+  }
+  Role metadata_member(bool object) {
+    if (key_ == "kernelspec") {
+      ks_language.reset();
+      return object ? Kernelspec : Other;
+    }
+    if (key_ == "language_info") {
+      li_name.reset();
+      return object ? LanguageInfo : Other;
+    }
+    return Other;
   }
   bool null() override { value(false, false, nullptr); return true; }
   bool boolean(bool) override { return null(); }
