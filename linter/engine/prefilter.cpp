@@ -16,7 +16,8 @@ struct Prefilter::Impl {
 
 namespace {
 
-// One alternation of the table's words: literal, ASCII case-insensitive unless `case: exact`.
+// One alternation of the table's words (literal, or the entry's RE2 `pattern`), ASCII
+// case-insensitive unless `case: exact`.
 std::unique_ptr<RE2> alternation(const knowledge::Table& t) {
   std::string pat;
   for (const auto& e : t.entries) {
@@ -24,7 +25,8 @@ std::unique_ptr<RE2> alternation(const knowledge::Table& t) {
     if (w.empty()) return nullptr;  // a blank word matches everything: no filter
     if (!pat.empty()) pat += '|';
     bool exact = e.get("case") == "exact";
-    pat += (exact ? "(?-i:" : "(?:") + RE2::QuoteMeta(w) + ")";
+    const std::string& p = e.get("pattern");
+    pat += (exact ? "(?-i:" : "(?:") + (p.empty() ? RE2::QuoteMeta(w) : p) + ")";
   }
   if (pat.empty()) return nullptr;
   RE2::Options o;
