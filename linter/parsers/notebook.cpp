@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <type_traits>
+#include <utility>
 
 #include "parsers/python.h"
 #include "parsers/shell.h"
@@ -89,11 +90,18 @@ size_t skip_ws(const std::string& s, size_t i) {
   return i;
 }
 
-// `i` at an opening quote: the offset just past the closing one.
+// `i` at an opening quote: the offset just past the closing one (a quote after an even
+// run of backslashes). memchr jumps over long strings such as base64 images.
 size_t skip_string(const std::string& s, size_t i) {
-  for (++i; i < s.size(); ++i) {
-    if (s[i] == '\\') ++i;
-    else if (s[i] == '"') return i + 1;
+  const char* base = s.data();
+  for (++i; i < s.size();) {
+    const void* q = std::memchr(base + i, '"', s.size() - i);
+    if (!q) break;
+    size_t at = static_cast<size_t>(static_cast<const char*>(q) - base);
+    size_t bs = 0;
+    while (at - bs > i && base[at - bs - 1] == '\\') ++bs;
+    if (bs % 2 == 0) return at + 1;
+    i = at + 1;
   }
   return s.size();
 }
@@ -145,6 +153,19 @@ Span member(const std::string& file, Span obj, std::string_view key) {
   each_item(file, obj, [&](Span k, Span v) {
     if (std::string_view(file).substr(k.b + 1, k.e - k.b - 2) == key) found = v;
     return found.type == 0;
+  });
+  return found;
+}
+
+// The first members of object `obj` named `a` and `b`, in one pass over it.
+std::pair<Span, Span> members(const std::string& file, Span obj, std::string_view a, std::string_view b) {
+  std::pair<Span, Span> found{};
+  if (obj.type != '{') return found;
+  each_item(file, obj, [&](Span k, Span v) {
+    std::string_view key = std::string_view(file).substr(k.b + 1, k.e - k.b - 2);
+    if (key == a && found.first.type == 0) found.first = v;
+    if (key == b && found.second.type == 0) found.second = v;
+    return found.first.type == 0 || found.second.type == 0;
   });
   return found;
 }
@@ -406,10 +427,10 @@ class NotebookParser : public Parser {
     if (cells.type != '[') return;
     NotebookReader reader(src, out, diag);
     each_item(file, cells, [&](Span c) {
-      Span type = member(file, c, "cell_type");
+      auto [type, source] = members(file, c, "cell_type", "source");
       Decoded t;
       decode_string(file, type, t);
-      if (type.type == '"' && t.text == "code") reader.cell(member(file, c, "source"), python);
+      if (type.type == '"' && t.text == "code") reader.cell(source, python);
       return true;
     });
   }
