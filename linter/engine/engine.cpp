@@ -9,12 +9,15 @@
 #include <cstring>
 #include <filesystem>
 #include <atomic>
+#include <charconv>
+#include <cstdlib>
 #include <map>
 #include <thread>
 
 #include "core/registry.h"
 #include "core/suppress.h"
 #include "core/walk.h"
+#include "engine/prefilter.h"
 #include "knowledge/knowledge.h"
 
 namespace sc {
@@ -374,8 +377,8 @@ const Parser* classify(const WalkedFile& wf, const LintOptions& opt) {
   return parser;
 }
 
-// Step 1 (in order): classify and read each file once.
-std::vector<Job> read_files(const std::vector<WalkedFile>& files, const LintOptions& opt) {
+// Step 1 (in order): classify each file; the workers read it (once) just before parsing.
+std::vector<Job> classify_files(const std::vector<WalkedFile>& files, const LintOptions& opt) {
   std::vector<Job> jobs(files.size());
   for (size_t i = 0; i < files.size(); ++i) {
     const WalkedFile& wf = files[i];
@@ -387,23 +390,27 @@ std::vector<Job> read_files(const std::vector<WalkedFile>& files, const LintOpti
         job.notes.push_back({Level::Warning, wf.display, {}, "not linted: sparkcheck has no parser for this kind of file", "unknown-kind"});
       continue;
     }
-    if (opt.stdin_text) job.text = *opt.stdin_text;
-    else if (!read_file(wf, opt.max_file_bytes, job.text, job.notes)) continue;
     job.parse = true;
   }
   return jobs;
 }
 
-void parse_job(Job& job) {
+void parse_job(Job& job, const LintOptions& opt, const Prefilter& filter) {
   const WalkedFile& wf = *job.wf;
+  if (opt.stdin_text) job.text = *opt.stdin_text;
+  else if (!read_file(wf, opt.max_file_bytes, job.text, job.notes)) return;
   auto pf = std::make_unique<ParsedFile>();
   pf->abs_path = wf.abs;
   bool crlf = job.text.find("\r\n") != std::string::npos;
-  pf->src = SourceFile(wf.display, std::move(job.text));
   pf->facts.kind = job.parser->kind();
+  bool wanted = filter.wanted(pf->facts.kind, job.text);
+  // A file not parsed has no facts, so no finding or related place points into it: its
+  // text is kept only for suppression comments and for the places of its notifications.
+  if (!wanted && job.notes.empty() && job.text.find("sparkcheck") == std::string::npos) job.text = std::string();
+  pf->src = SourceFile(wf.display, std::move(job.text));
   ParseDiag diag;
   try {
-    job.parser->parse(pf->src, pf->facts, diag);
+    if (wanted) job.parser->parse(pf->src, pf->facts, diag);
     for (PostParsePass pass : post_parse_passes()) pass(pf->facts);
   } catch (const std::exception& e) {
     diag.error(wf.display, {}, std::string("internal error while parsing: ") + e.what(), "internal-error");
@@ -414,14 +421,27 @@ void parse_job(Job& job) {
   job.pf = std::move(pf);
 }
 
-// Step 2 (parallel): parse. Parsers are stateless; each job owns its output.
+// Parser threads: --jobs (LintOptions::jobs), else $SPARKCHECK_JOBS, else one per core (at most 8).
+size_t thread_count(const LintOptions& opt) {
+  if (opt.jobs > 0) return opt.jobs;
+  if (const char* env = std::getenv("SPARKCHECK_JOBS")) {
+    size_t n = 0;
+    std::string_view v(env);
+    auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
+    if (ec == std::errc() && end == v.data() + v.size() && n > 0) return std::min<size_t>(n, 64);
+  }
+  return std::max(1u, std::min(8u, std::thread::hardware_concurrency()));
+}
+
+// Step 2 (parallel): read and parse. Parsers are stateless; each job owns its output.
 void parse_files(std::vector<Job>& jobs, const LintOptions& opt) {
-  size_t n_threads = opt.jobs > 0 ? opt.jobs : std::max(1u, std::min(8u, std::thread::hardware_concurrency()));
+  const Prefilter filter(opt.prefilter && prefilter_enabled_by_env());
+  size_t n_threads = thread_count(opt);
   if (jobs.size() < 16) n_threads = 1;
   std::atomic<size_t> next{0};
   auto worker = [&] {
     for (size_t i; (i = next.fetch_add(1)) < jobs.size();)
-      if (jobs[i].parse) parse_job(jobs[i]);
+      if (jobs[i].parse) parse_job(jobs[i], opt, filter);
   };
   std::vector<std::thread> pool;
   for (size_t t = 1; t < n_threads; ++t) pool.emplace_back(worker);
@@ -524,7 +544,7 @@ LintResult run_lint(const LintOptions& opt) {
   std::vector<std::string> paths = opt.paths.empty() ? std::vector<std::string>{"."} : opt.paths;
   res.project.root = lint_root(opt, paths);
   std::vector<WalkedFile> files = walk_files(opt, paths, res);
-  std::vector<Job> jobs = read_files(files, opt);
+  std::vector<Job> jobs = classify_files(files, opt);
   parse_files(jobs, opt);
   build_project(jobs, res);
   std::set<std::string> ran = check_rules(opt, res);

@@ -36,6 +36,7 @@ struct LintOptions {
   std::vector<std::string> exclude;   // glob patterns on display paths
   size_t max_file_bytes = 10u * 1024 * 1024;  // larger files are skipped with a notification
   size_t jobs = 0;                    // parser threads; 0 = one per core (at most 8)
+  bool prefilter = true;              // skip parsing files without trigger words (knowledge/triggers.yaml)
   // ---- configuration (linter/config), suppressions and baseline ----
   std::vector<ScopedGlob> exclude_scoped;        // config `exclude`; applied to named files too
   std::vector<PerFileIgnore> per_file_ignores;   // matching findings are suppressed ("external")

@@ -59,29 +59,30 @@ struct JsonWalker {
     if (type == "object") {
       e.scalar = false;
       if (!path.empty()) out.push_back(std::move(e));
-      // sibling walk: ts_node_named_child(i) is linear in i
       size_t seen = 0;
-      for (TSNode pair = ts_node_named_child(v, 0); !ts_node_is_null(pair); pair = ts_node_next_named_sibling(pair)) {
-        if (out.size() >= kMaxEntries || ++seen > kMaxChildren) break;
-        if (std::string(ts_node_type(pair)) != "pair") continue;
+      ts::each_named_child(v, [&](TSNode pair) {
+        if (out.size() >= kMaxEntries || ++seen > kMaxChildren) return false;
+        if (std::strcmp(ts_node_type(pair), "pair") != 0) return true;
         TSNode k = ts_node_child_by_field_name(pair, "key", 3);
         TSNode val = ts_node_child_by_field_name(pair, "value", 5);
-        if (ts_node_is_null(k)) continue;
+        if (ts_node_is_null(k)) return true;
         path.push_back(unquote_json(node_text(src, k)));
         value(val, path, loc(k));
         path.pop_back();
-      }
+        return true;
+      });
     } else if (type == "array") {
       e.scalar = false;
       if (!path.empty()) out.push_back(std::move(e));
       uint32_t idx = 0;
-      for (TSNode c = ts_node_named_child(v, 0); !ts_node_is_null(c); c = ts_node_next_named_sibling(c)) {
-        if (out.size() >= kMaxEntries || idx >= kMaxChildren) break;
-        if (std::string(ts_node_type(c)) == "comment") continue;
+      ts::each_named_child(v, [&](TSNode c) {
+        if (out.size() >= kMaxEntries || idx >= kMaxChildren) return false;
+        if (std::strcmp(ts_node_type(c), "comment") == 0) return true;
         path.push_back("[" + std::to_string(idx++) + "]");
         value(c, path, loc(c));
         path.pop_back();
-      }
+        return true;
+      });
     } else {
       std::string t = node_text(src, v);
       e.value = type == "string" ? unquote_json(t) : t;
@@ -93,15 +94,12 @@ struct JsonWalker {
 
 TSNode first_error(TSNode n) {
   if (ts_node_is_missing(n) || std::string(ts_node_type(n)) == "ERROR") return n;
-  uint32_t c = ts_node_child_count(n);
-  for (uint32_t i = 0; i < c; ++i) {
-    TSNode ch = ts_node_child(n, i);
-    if (ts_node_has_error(ch) || ts_node_is_missing(ch)) {
-      TSNode e = first_error(ch);
-      if (!ts_node_is_null(e)) return e;
-    }
-  }
-  return TSNode{};
+  TSNode found{};
+  ts::each_child(n, false, [&](TSNode ch) {
+    if (ts_node_has_error(ch) || ts_node_is_missing(ch)) found = first_error(ch);
+    return ts_node_is_null(found);
+  });
+  return found;
 }
 
 }  // namespace
@@ -145,11 +143,10 @@ void json_entries(const SourceFile& src, std::vector<ConfigEntry>& out, ParseDia
                    (r.valid() ? " at line " + std::to_string(r.line) + ", column " + std::to_string(r.col) : "") + what);
   }
   JsonWalker w{src, out};
-  uint32_t n = ts_node_named_child_count(root);
-  for (uint32_t i = 0; i < n; ++i) {
+  ts::each_named_child(root, [&](TSNode ch) {
     std::vector<std::string> path;
-    w.value(ts_node_named_child(root, i), path, Location{src.path(), {}});
-  }
+    w.value(ch, path, Location{src.path(), {}});
+  });
 }
 
 namespace {

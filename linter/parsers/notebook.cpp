@@ -2,22 +2,21 @@
 // `!cmd` / `%pip` / `%%bash` lines as shell. Each cell becomes a view of the
 // .ipynb whose line map points every cell line at the JSON string holding it,
 // so findings land on the right line of the notebook file.
-#include <tree_sitter/api.h>
-
+#include <cctype>
 #include <cstring>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
+#include <type_traits>
+#include <utility>
 
 #include "parsers/python.h"
 #include "parsers/shell.h"
 #include "parsers/ts_util.h"
 
-extern "C" const TSLanguage* tree_sitter_json(void);
-
 namespace sc {
 namespace {
 
-using ts::is;
 
 // A decoded JSON string plus, for every decoded byte, the file offset it came from.
 struct Decoded {
@@ -79,27 +78,166 @@ void decode_into(const std::string& file, size_t b, size_t e, Decoded& d) {
   d.end = e;
 }
 
-std::string key_of(const std::string& file, TSNode pair) {
-  TSNode k = ts_node_child_by_field_name(pair, "key", 3);
-  if (!is(k, "string")) return {};
-  uint32_t b = ts_node_start_byte(k), e = ts_node_end_byte(k);
-  if (e < b + 2) return {};
-  return file.substr(b + 1, e - b - 2);
+// ---- a byte scanner over JSON that nlohmann's SAX pass has already validated ----
+// No tree and no DOM: outputs (base64 images) are skipped by bracket counting.
+struct Span {
+  size_t b = 0, e = 0;  // [b, e) in the file
+  char type = 0;        // '{', '[', '"', or 'v' for any other scalar; 0 when absent
+};
+
+size_t skip_ws(const std::string& s, size_t i) {
+  while (i < s.size() && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r')) ++i;
+  return i;
 }
 
-TSNode member(const std::string& file, TSNode obj, const char* key) {
-  if (!is(obj, "object")) return TSNode{};
-  for (uint32_t i = 0; i < ts_node_named_child_count(obj); ++i) {
-    TSNode p = ts_node_named_child(obj, i);
-    if (is(p, "pair") && key_of(file, p) == key) return ts_node_child_by_field_name(p, "value", 5);
+// `i` at an opening quote: the offset just past the closing one (a quote after an even
+// run of backslashes). memchr jumps over long strings such as base64 images.
+size_t skip_string(const std::string& s, size_t i) {
+  const char* base = s.data();
+  for (++i; i < s.size();) {
+    const void* q = std::memchr(base + i, '"', s.size() - i);
+    if (!q) break;
+    size_t at = static_cast<size_t>(static_cast<const char*>(q) - base);
+    size_t bs = 0;
+    while (at - bs > i && base[at - bs - 1] == '\\') ++bs;
+    if (bs % 2 == 0) return at + 1;
+    i = at + 1;
   }
-  return TSNode{};
+  return s.size();
 }
 
-void decode_string_node(const std::string& file, TSNode s, Decoded& d) {
-  uint32_t b = ts_node_start_byte(s), e = ts_node_end_byte(s);
-  if (e >= b + 2) decode_into(file, b + 1, e - 1, d);
+Span value_at(const std::string& s, size_t i) {
+  i = skip_ws(s, i);
+  if (i >= s.size()) return {};
+  char c = s[i];
+  if (c == '"') return {i, skip_string(s, i), '"'};
+  if (c == '{' || c == '[') {
+    int depth = 0;
+    for (size_t j = i; j < s.size(); ++j) {
+      char x = s[j];
+      if (x == '"') j = skip_string(s, j) - 1;
+      else if (x == '{' || x == '[') ++depth;
+      else if ((x == '}' || x == ']') && --depth == 0) return {i, j + 1, c};
+    }
+    return {i, s.size(), c};
+  }
+  size_t j = i;
+  while (j < s.size() && s[j] != ',' && s[j] != '}' && s[j] != ']' && !std::isspace(static_cast<unsigned char>(s[j]))) ++j;
+  return {i, j, 'v'};
 }
+
+// Calls f(key span, value span) for each member of an object, or f(value span) for each
+// element of an array, in order; f returns false to stop.
+template <class F>
+void each_item(const std::string& s, Span c, F&& f) {
+  size_t i = skip_ws(s, c.b + 1);
+  while (i < c.e - 1) {
+    Span key{}, v{};
+    if (c.type == '{') {
+      key = value_at(s, i);
+      i = skip_ws(s, key.e) + 1;  // past ':'
+    }
+    v = value_at(s, i);
+    bool more;
+    if constexpr (std::is_invocable_v<F, Span, Span>) more = f(key, v);
+    else more = f(v);
+    if (!more) return;
+    i = skip_ws(s, skip_ws(s, v.e) + 1);  // past ','
+  }
+}
+
+// The first member of object `obj` whose key is written exactly `key`.
+Span member(const std::string& file, Span obj, std::string_view key) {
+  Span found{};
+  if (obj.type != '{') return found;
+  each_item(file, obj, [&](Span k, Span v) {
+    if (std::string_view(file).substr(k.b + 1, k.e - k.b - 2) == key) found = v;
+    return found.type == 0;
+  });
+  return found;
+}
+
+// The first members of object `obj` named `a` and `b`, in one pass over it.
+std::pair<Span, Span> members(const std::string& file, Span obj, std::string_view a, std::string_view b) {
+  std::pair<Span, Span> found{};
+  if (obj.type != '{') return found;
+  each_item(file, obj, [&](Span k, Span v) {
+    std::string_view key = std::string_view(file).substr(k.b + 1, k.e - k.b - 2);
+    if (key == a && found.first.type == 0) found.first = v;
+    if (key == b && found.second.type == 0) found.second = v;
+    return found.first.type == 0 || found.second.type == 0;
+  });
+  return found;
+}
+
+void decode_string(const std::string& file, Span s, Decoded& d) {
+  if (s.type == '"' && s.e >= s.b + 2) decode_into(file, s.b + 1, s.e - 1, d);
+}
+
+// nlohmann SAX pass: validates the whole file and reads what the cells need (the
+// top-level shape and the kernel language) without building a document.
+struct NotebookShape : nlohmann::json_sax<nlohmann::json> {
+  enum Role { Other, Top, Metadata, Kernelspec, LanguageInfo };
+  std::vector<Role> stack;  // one per open container
+  std::string key_;         // the key of the value that comes next
+  bool top_object = false, cells_array = false;
+  std::optional<std::string> ks_language, li_name;
+  std::string error;        // what nlohmann reported
+  size_t error_byte = 0;
+  bool syntax = false;      // a JSON syntax error (else e.g. a number out of range)
+
+  // A value starts in the current container under `key_`: the role of the container it
+  // opens (Other for scalars). A repeated key replaces what the earlier one set, as in a DOM.
+  Role value(bool object, bool array, const std::string* str) {
+    if (stack.empty()) {
+      top_object = object;
+      return object ? Top : Other;
+    }
+    Role in = stack.back();
+    if (in == Top && key_ == "cells") cells_array = array;
+    if (in == Top && key_ == "metadata") {
+      ks_language.reset();
+      li_name.reset();
+      return object ? Metadata : Other;
+    }
+    if (in == Metadata) return metadata_member(object);
+    auto text = str ? std::optional(*str) : std::nullopt;
+    if (in == Kernelspec && key_ == "language") ks_language = text;
+    if (in == LanguageInfo && key_ == "name") li_name = text;
+    return Other;
+  }
+  Role metadata_member(bool object) {
+    if (key_ == "kernelspec") {
+      ks_language.reset();
+      return object ? Kernelspec : Other;
+    }
+    if (key_ == "language_info") {
+      li_name.reset();
+      return object ? LanguageInfo : Other;
+    }
+    return Other;
+  }
+  bool null() override { value(false, false, nullptr); return true; }
+  bool boolean(bool) override { return null(); }
+  bool number_integer(number_integer_t) override { return null(); }
+  bool number_unsigned(number_unsigned_t) override { return null(); }
+  bool number_float(number_float_t, const string_t&) override { return null(); }
+  bool string(string_t& v) override { value(false, false, &v); return true; }
+  bool binary(binary_t&) override { return null(); }
+  bool start_object(std::size_t) override { stack.push_back(value(true, false, nullptr)); return true; }
+  bool key(string_t& k) override { key_ = k; return true; }
+  bool end_object() override { stack.pop_back(); return true; }
+  bool start_array(std::size_t) override { value(false, true, nullptr); stack.push_back(Other); return true; }
+  bool end_array() override { stack.pop_back(); return true; }
+  bool parse_error(std::size_t byte, const std::string&, const nlohmann::detail::exception& e) override {
+    const auto* pe = dynamic_cast<const nlohmann::detail::parse_error*>(&e);
+    syntax = pe != nullptr;
+    error = e.what();
+    error_byte = pe ? pe->byte : byte;
+    return false;
+  }
+  std::string language() const { return ks_language ? *ks_language : li_name ? *li_name : std::string(); }
+};
 
 struct CellLines {
   std::vector<std::string_view> lines;           // cell text split at '\n'
@@ -111,15 +249,15 @@ class NotebookReader {
   NotebookReader(const SourceFile& src, FileFacts& out, ParseDiag& diag)
       : src_(src), file_(src.text()), out_(out), diag_(diag) {}
 
-  void cell(TSNode source, bool python) {
+  void cell(Span source, bool python) {
     Decoded d;
-    if (is(source, "array")) {
-      for (uint32_t i = 0; i < ts_node_named_child_count(source); ++i) {
-        TSNode s = ts_node_named_child(source, i);
-        if (is(s, "string")) decode_string_node(file_, s, d);
-      }
-    } else if (is(source, "string")) {
-      decode_string_node(file_, source, d);
+    if (source.type == '[') {
+      each_item(file_, source, [&](Span s) {
+        decode_string(file_, s, d);
+        return true;
+      });
+    } else if (source.type == '"') {
+      decode_string(file_, source, d);
     } else {
       return;
     }
@@ -264,61 +402,37 @@ class NotebookParser : public Parser {
     out.kind = FileKind::Notebook;
     const std::string& file = src.text();
     if (ts::refuse_deep(src, file, diag)) return;
-    nlohmann::json doc;
-    try {
-      doc = nlohmann::json::parse(file);
-    } catch (const nlohmann::json::parse_error& e) {
-      size_t at = e.byte > 0 ? std::min<size_t>(e.byte - 1, file.size()) : 0;
-      std::string what = e.what();
+    NotebookShape shape;
+    if (!nlohmann::json::sax_parse(file, &shape)) {
+      if (!shape.syntax) {  // e.g. a number out of range (1e400)
+        diag.error(src.path(), {}, "notebook JSON not read (" + shape.error + "); not checked", "parse-error");
+        return;
+      }
+      size_t at = shape.error_byte > 0 ? std::min<size_t>(shape.error_byte - 1, file.size()) : 0;
+      std::string what = shape.error;
       if (size_t k = what.find("syntax error"); k != std::string::npos) what = what.substr(k);
       diag.error(src.path(), src.range(at, at), "notebook is not valid JSON (" + what + "); not checked",
                  "parse-error");
       return;
-    } catch (const nlohmann::json::exception& e) {  // e.g. a number out of range (1e400)
-      diag.error(src.path(), {}, std::string("notebook JSON not read (") + e.what() + "); not checked", "parse-error");
-      return;
     }
-    if (!doc.is_object() || !doc.contains("cells") || !doc["cells"].is_array()) {
+    if (!shape.top_object || !shape.cells_array) {
       diag.warn(src.path(), {}, "notebook has no `cells` list (nbformat 4 expected); not checked",
                 "parse-error");
       return;
     }
     // Non-Python kernels (R, Julia...): their code cells are not Python.
-    bool python = true;
-    if (doc.contains("metadata") && doc["metadata"].is_object()) {
-      const auto& md = doc["metadata"];
-      std::string lang;
-      if (md.contains("kernelspec") && md["kernelspec"].is_object() && md["kernelspec"].contains("language") &&
-          md["kernelspec"]["language"].is_string())
-        lang = md["kernelspec"]["language"].get<std::string>();
-      else if (md.contains("language_info") && md["language_info"].is_object() &&
-               md["language_info"].contains("name") && md["language_info"]["name"].is_string())
-        lang = md["language_info"]["name"].get<std::string>();
-      if (!lang.empty() && lower(lang) != "python" && lower(lang) != "python3") python = false;
-    }
-    ts::ParserPtr parser(ts_parser_new());
-    if (!ts_parser_set_language(parser.get(), tree_sitter_json())) {
-      diag.error(src.path(), {}, "internal: tree-sitter-json grammar rejected by the tree-sitter library",
-                 "internal-error");
-      return;
-    }
-    ts::TreePtr tree(
-        ts_parser_parse_string(parser.get(), nullptr, file.data(), static_cast<uint32_t>(file.size())));
-    if (!tree) return;
-    TSNode root = ts_tree_root_node(tree.get());
-    TSNode obj = ts_node_named_child_count(root) ? ts_node_named_child(root, 0) : TSNode{};
-    TSNode cells = member(file, obj, "cells");
-    if (!is(cells, "array")) return;
+    std::string lang = lower(shape.language());
+    bool python = lang.empty() || lang == "python" || lang == "python3";
+    Span cells = member(file, value_at(file, 0), "cells");
+    if (cells.type != '[') return;
     NotebookReader reader(src, out, diag);
-    for (uint32_t i = 0; i < ts_node_named_child_count(cells); ++i) {
-      TSNode c = ts_node_named_child(cells, i);
-      TSNode type = member(file, c, "cell_type");
-      if (!is(type, "string")) continue;
+    each_item(file, cells, [&](Span c) {
+      auto [type, source] = members(file, c, "cell_type", "source");
       Decoded t;
-      decode_string_node(file, type, t);
-      if (t.text != "code") continue;
-      reader.cell(member(file, c, "source"), python);
-    }
+      decode_string(file, type, t);
+      if (type.type == '"' && t.text == "code") reader.cell(source, python);
+      return true;
+    });
   }
 };
 

@@ -116,8 +116,7 @@ class PyWalker {
   Location loc(TSNode n) const { return src_.loc(ts_node_start_byte(n), ts_node_end_byte(n)); }
 
   void walk_children(TSNode n) {
-    uint32_t c = ts_node_named_child_count(n);
-    for (uint32_t i = 0; i < c; ++i) walk(ts_node_named_child(n, i));
+    ts::each_named_child(n, [&](TSNode ch) { walk(ch); });
   }
 
   static std::string compact(std::string_view s) {
@@ -229,14 +228,14 @@ class PyWalker {
     l.kind = "string";
     TSNode start{}, end{};
     bool have_start = false, have_end = false;
-    uint32_t c = ts_node_child_count(n);
-    for (uint32_t i = 0; i < c; ++i) {
-      TSNode ch = ts_node_child(n, i);
-      if (is(ch, "interpolation")) return l;  // f-string with a value: not a literal
+    bool interpolated = false;
+    ts::each_child(n, false, [&](TSNode ch) {
+      if (is(ch, "interpolation")) interpolated = true;  // f-string with a value: not a literal
       if (is(ch, "string_start")) { start = ch; have_start = true; }
       if (is(ch, "string_end")) { end = ch; have_end = true; }
-    }
-    if (!have_start || !have_end) return l;
+      return !interpolated;
+    });
+    if (interpolated || !have_start || !have_end) return l;
     std::string prefix = lower(raw(start));
     bool rawstr = prefix.find('r') != std::string::npos;
     uint32_t b = ts_node_end_byte(start), e = ts_node_start_byte(end);
@@ -256,11 +255,12 @@ class PyWalker {
     if (!std::strcmp(t, "concatenated_string")) {
       l.kind = "string";
       l.is_literal = true;
-      for (uint32_t i = 0; i < ts_node_named_child_count(n); ++i) {
-        Lit p = literal(ts_node_named_child(n, i));
-        if (!p.is_literal) { l.is_literal = false; l.text.clear(); return l; }
+      ts::each_named_child(n, [&](TSNode ch) {
+        Lit p = literal(ch);
+        if (!p.is_literal) { l.is_literal = false; l.text.clear(); return false; }
         l.text += p.text;
-      }
+        return true;
+      });
       return l;
     }
     if (!std::strcmp(t, "integer") || !std::strcmp(t, "float")) {
@@ -288,9 +288,8 @@ class PyWalker {
       l.kind = "tuple";
       l.is_literal = true;
       l.text = std::string(raw(n));
-      for (uint32_t i = 0; i < ts_node_named_child_count(n); ++i) {
-        TSNode it = ts_node_named_child(n, i);
-        if (is(it, "comment")) continue;
+      ts::each_named_child(n, [&](TSNode it) {
+        if (is(it, "comment")) return;
         Lit p = literal(it);
         if (!p.is_literal || p.kind == "tuple") {
           l.is_literal = false;
@@ -298,7 +297,7 @@ class PyWalker {
         } else {
           l.items.push_back(p.text);
         }
-      }
+      });
       return l;
     }
     return l;
@@ -337,16 +336,14 @@ class PyWalker {
     c.resolved = d.empty() ? c.callee : resolve(d);
     c.loc = loc(n);
     if (is(args, "argument_list")) {
-      for (uint32_t i = 0; i < ts_node_named_child_count(args); ++i) {
-        TSNode a = ts_node_named_child(args, i);
-        if (is(a, "comment")) continue;
-        c.args.push_back(arg(a));
-      }
+      ts::each_named_child(args, [&](TSNode a) {
+        if (!is(a, "comment")) c.args.push_back(arg(a));
+      });
     }
     // setattr(module, "NAME", value) is an attribute assignment
     if (c.callee == "setattr" && c.args.size() == 3 && c.args[0].keyword.empty() &&
         c.args[1].is_literal && c.args[1].kind == "string") {
-      TSNode obj = ts_node_named_child(args, 0);
+      TSNode obj = ts::first_named_child(args);
       std::string od = dotted(obj);
       if (!od.empty()) {
         PyAssign pa;

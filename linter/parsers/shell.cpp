@@ -357,22 +357,22 @@ class Walker {
       return;
     }
     bool append = false;
-    for (uint32_t i = 0; i < ts_node_child_count(a); ++i)
-      if (is(ts_node_child(a, i), "+=")) append = true;
+    ts::each_child(a, false, [&](TSNode ch) {
+      if (is(ch, "+=")) append = true;
+    });
     EnvSetting e;
     e.name = var;
     e.origin = origin;
     e.stage = stage_;
     bool resolved = true;
     if (is(value, "array")) {  // X=(a b c): elements joined by spaces
-      for (uint32_t i = 0; i < ts_node_named_child_count(value); ++i) {
-        TSNode el = ts_node_named_child(value, i);
-        if (is(el, "comment")) continue;
+      ts::each_named_child(value, [&](TSNode el) {
+        if (is(el, "comment")) return;
         Expanded x = expand_word(raw(el), vars_);
         if (!e.value.empty()) e.value += ' ';
         e.value += x.text;
         resolved = resolved && x.resolved;
-      }
+      });
       e.loc = loc(value);
       if (append && !e.value.empty()) e.value = " " + e.value;
     } else if (!ts_node_is_null(value)) {
@@ -396,19 +396,16 @@ class Walker {
   void declaration(TSNode n) {
     // export / declare / typeset / local / readonly
     std::string kw;
-    if (ts_node_child_count(n) > 0) kw = std::string(raw(ts_node_child(n, 0)));
+    ts::each_child(n, false, [&](TSNode ch) { kw = std::string(raw(ch)); return false; });
     bool exported = kw == "export";
-    uint32_t c = ts_node_named_child_count(n);
-    for (uint32_t i = 0; i < c; ++i) {
-      TSNode ch = ts_node_named_child(n, i);
+    ts::each_named_child(n, [&](TSNode ch) {
       if (is(ch, "word") && starts_with(raw(ch), "-") && raw(ch).find('x') != std::string_view::npos)
         exported = true;
-    }
-    for (uint32_t i = 0; i < c; ++i) {
-      TSNode ch = ts_node_named_child(n, i);
+    });
+    ts::each_named_child(n, [&](TSNode ch) {
       if (is(ch, "variable_assignment")) assign(ch, exported ? EnvOrigin::Export : EnvOrigin::Assign);
       else walk_children(ch);  // command substitutions in values
-    }
+    });
   }
 
   // Is this argument an expansion whose value undergoes word splitting?
@@ -445,10 +442,8 @@ class Walker {
     cmd.context = context_;
     cmd.loc = loc(n);
     std::vector<TSNode> arg_nodes;
-    uint32_t c = ts_node_named_child_count(n);
     bool have_name = false;
-    for (uint32_t i = 0; i < c; ++i) {
-      TSNode ch = ts_node_named_child(n, i);
+    ts::each_named_child(n, [&](TSNode ch) {
       if (!have_name && is(ch, "variable_assignment")) {
         TSNode name = ts_node_child_by_field_name(ch, "name", 4);
         TSNode value = ts_node_child_by_field_name(ch, "value", 5);
@@ -456,16 +451,16 @@ class Walker {
         if (!ts_node_is_null(value)) w = word(value);
         else { w.loc = loc(ch); }
         cmd.env.emplace_back(ts_node_is_null(name) ? "" : std::string(raw(name)), std::move(w));
-        continue;
+        return;
       }
       if (is(ch, "command_name")) {
         have_name = true;
         TSNode inner = ts_node_named_child_count(ch) == 1 ? ts_node_named_child(ch, 0) : ch;
         cmd.argv.push_back(word(inner));
         arg_nodes.push_back(inner);
-        continue;
+        return;
       }
-      if (redirect(ch) || is(ch, "comment")) continue;
+      if (redirect(ch) || is(ch, "comment")) return;
       Word w = word(ch);
       if (w.resolved && splits(ch)) {
         // unquoted $X / ${X[@]} / "${X[@]}": the value splits into several words
@@ -475,18 +470,18 @@ class Walker {
           cmd.argv.push_back(std::move(p));
           arg_nodes.push_back(ch);
         }
-        continue;
+        return;
       }
       cmd.argv.push_back(std::move(w));
       arg_nodes.push_back(ch);
-    }
+    });
     if (!cmd.argv.empty()) {
       seen_command_ = true;
       out_.commands.push_back(cmd);
       nested_shell(cmd, arg_nodes);
     }
     // command substitutions inside the words
-    for (uint32_t i = 0; i < c; ++i) walk_children(ts_node_named_child(n, i));
+    ts::each_named_child(n, [&](TSNode ch) { walk_children(ch); });
   }
 
   static std::string program(const Word& w) {
@@ -560,8 +555,7 @@ class Walker {
   }
 
   void walk_children(TSNode n) {
-    uint32_t c = ts_node_named_child_count(n);
-    for (uint32_t i = 0; i < c; ++i) walk(ts_node_named_child(n, i));
+    ts::each_named_child(n, [&](TSNode ch) { walk(ch); });
   }
 
   int nesting_ = 0;  // see ts::kMaxDepth
@@ -582,8 +576,7 @@ class Walker {
     }
     if (!std::strcmp(t, "unset_command")) {
       seen_command_ = true;
-      for (uint32_t i = 0; i < ts_node_named_child_count(n); ++i)
-        vars_.erase(std::string(raw(ts_node_named_child(n, i))));
+      ts::each_named_child(n, [&](TSNode ch) { vars_.erase(std::string(raw(ch))); });
       return;
     }
     if (!std::strcmp(t, "for_statement") || !std::strcmp(t, "c_style_for_statement")) {

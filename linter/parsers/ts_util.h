@@ -7,6 +7,8 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <type_traits>
+#include <utility>
 
 #include "core/nesting.h"
 #include "core/registry.h"
@@ -34,6 +36,39 @@ struct Nest {  // counts the walker's current depth for its lifetime
   ~Nest() { --n; }
 };
 
+// Visits the children of `n` (only the named ones when `named`) with a tree
+// cursor: ts_node_child(n, i) and ts_node_next_sibling re-scan from the parent
+// in tree-sitter 0.20, which makes index loops quadratic in the child count.
+// `f` returns void, or bool (false stops the walk).
+template <class F>
+void each_child(TSNode n, bool named, F&& f) {
+  if (ts_node_is_null(n) || ts_node_child_count(n) == 0) return;
+  struct Cursor {
+    TSTreeCursor c;
+    explicit Cursor(TSNode n) : c(ts_tree_cursor_new(n)) {}
+    ~Cursor() { ts_tree_cursor_delete(&c); }
+  } cur(n);
+  if (!ts_tree_cursor_goto_first_child(&cur.c)) return;
+  do {
+    TSNode ch = ts_tree_cursor_current_node(&cur.c);
+    if (named && !ts_node_is_named(ch)) continue;
+    if constexpr (std::is_same_v<decltype(f(ch)), bool>) {
+      if (!f(ch)) return;
+    } else {
+      f(ch);
+    }
+  } while (ts_tree_cursor_goto_next_sibling(&cur.c));
+}
+template <class F>
+void each_named_child(TSNode n, F&& f) { each_child(n, true, std::forward<F>(f)); }
+
+// The first named child (null when none), without counting them all.
+inline TSNode first_named_child(TSNode n) {
+  TSNode out{};
+  each_named_child(n, [&](TSNode ch) { out = ch; return false; });
+  return out;
+}
+
 inline bool is(TSNode n, const char* type) {
   return !ts_node_is_null(n) && std::strcmp(ts_node_type(n), type) == 0;
 }
@@ -54,12 +89,12 @@ inline bool refuse_deep(const SourceFile& src, std::string_view text, ParseDiag&
 inline bool find_error(TSNode n, TSNode& found, int depth = 0) {
   if (is(n, "ERROR") || ts_node_is_missing(n)) { found = n; return true; }
   if (depth > kMaxDepth) return false;
-  uint32_t c = ts_node_child_count(n);
-  for (uint32_t i = 0; i < c; ++i) {
-    TSNode ch = ts_node_child(n, i);
-    if (ts_node_has_error(ch) && find_error(ch, found, depth + 1)) return true;
-  }
-  return false;
+  bool hit = false;
+  each_child(n, false, [&](TSNode ch) {
+    hit = ts_node_has_error(ch) && find_error(ch, found, depth + 1);
+    return !hit;
+  });
+  return hit;
 }
 
 // "missing X" or "unexpected text" for the first error below `root`; sets `bad`.

@@ -1,0 +1,29 @@
+// A cheap test, before parsing, of whether a file can yield a fact any rule reads
+// (knowledge/triggers.yaml). Files that cannot are not parsed: their facts stay empty.
+#pragma once
+#include <string_view>
+
+#include "core/facts.h"
+
+namespace sc {
+
+class Prefilter {
+ public:
+  // Loads the trigger tables; call on one thread before parse threads start.
+  // `on` false (--no-prefilter / SPARKCHECK_NO_PREFILTER=1): every file is parsed.
+  explicit Prefilter(bool on);
+  ~Prefilter();
+  Prefilter(const Prefilter&) = delete;
+  Prefilter& operator=(const Prefilter&) = delete;
+  // True when a file of `kind` holding `text` must be parsed. Thread-safe.
+  bool wanted(FileKind kind, std::string_view text) const;
+
+ private:
+  struct Impl;
+  Impl* impl_ = nullptr;
+};
+
+// False when the environment asks for every file to be parsed (SPARKCHECK_NO_PREFILTER=1).
+bool prefilter_enabled_by_env();
+
+}  // namespace sc
