@@ -417,10 +417,12 @@ void parse_job(Job& job) {
 void parse_files(std::vector<Job>& jobs, const LintOptions& opt) {
   size_t n_threads = opt.jobs > 0 ? opt.jobs : std::max(1u, std::min(8u, std::thread::hardware_concurrency()));
   if (jobs.size() < 16) n_threads = 1;
-  std::atomic<size_t> next{0};
+  std::atomic<size_t> next{0}, done{0};
   auto worker = [&] {
-    for (size_t i; (i = next.fetch_add(1)) < jobs.size();)
+    for (size_t i; (i = next.fetch_add(1)) < jobs.size();) {
       if (jobs[i].parse) parse_job(jobs[i]);
+      if (opt.progress) opt.progress(done.fetch_add(1) + 1, jobs.size());
+    }
   };
   std::vector<std::thread> pool;
   for (size_t t = 1; t < n_threads; ++t) pool.emplace_back(worker);
