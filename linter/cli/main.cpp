@@ -613,8 +613,8 @@ int main(int argc, char** argv) {
   CLI::App app{"sparkcheck: catch DGX Spark (GB10) training failure modes before the run"};
   app.require_subcommand(1);
   app.footer(
-      "Exit status: 0 no finding at or above --fail-on; 1 findings; 2 bad input (command line, configuration, "
-      "suppression comment, baseline, missing path).\nConfiguration: .sparkcheck.yaml or pyproject.toml "
+      "Exit status: 0 no finding at or above --fail-on; 1 findings (a file that cannot be parsed counts as an "
+      "error); 2 bad input (command line, configuration, suppression comment, baseline, missing path).\nConfiguration: .sparkcheck.yaml or pyproject.toml "
       "[tool.sparkcheck], found from the linted path upwards (`sparkcheck config` shows it).");
   app.set_version_flag("--version", std::string("sparkcheck ") + sc::tool_version());
   LintArgs lint;
