@@ -525,6 +525,10 @@ std::vector<std::string> choices_of(const CLI::Option& o) {
   return sc::split(t.substr(open + 1, close - open - 1), ',');
 }
 
+bool takes_rule_ids(const std::string& name) {
+  return name == "--select" || name == "--ignore" || name == "--extend-select" || name == "--extend-ignore";
+}
+
 std::vector<sc::CliOption> spec_options(const CLI::App& cmd) {
   std::vector<sc::CliOption> r;
   for (const CLI::Option* o : cmd.get_options()) {
@@ -536,6 +540,8 @@ std::vector<sc::CliOption> spec_options(const CLI::App& cmd) {
     c.takes_value = !o->get_type_name().empty();
     c.choices = choices_of(*o);
     if (c.names.front() == "--format" && cmd.get_name() == "lint") c.choices = sc::split(known_formats(), ',');
+    if (takes_rule_ids(c.names.front()))
+      for (auto& d : sc::rule_docs()) c.choices.push_back(d.id);
     for (auto& ch : c.choices) ch = sc::trim(ch);
     r.push_back(c);
   }

@@ -106,6 +106,8 @@ out="$(bash -c '. "$1"; COMP_WORDS=(sparkcheck lint --form); COMP_CWORD=2; _spar
 check "bash completion completes --form to --format" [ "$out" = "--format" ]
 out="$(bash -c '. "$1"; COMP_WORDS=(sparkcheck lint --format r); COMP_CWORD=3; _sparkcheck_complete; echo "${COMPREPLY[*]}"' _ "$TMP/sc.bash")"
 check "bash completion offers the formats" [ "$out" = "rdjson" ]
+out="$(bash -c '. "$1"; COMP_WORDS=(sparkcheck lint --select G1); COMP_CWORD=3; _sparkcheck_complete; echo "${COMPREPLY[*]}"' _ "$TMP/sc.bash")"
+check "bash completion offers rule ids after --select" [ "$out" = "G1 G10" ]
 out="$(bash -c '. "$1"; COMP_WORDS=(sparkcheck pr); COMP_CWORD=1; _sparkcheck_complete; echo "${COMPREPLY[*]}"' _ "$TMP/sc.bash")"
 check "bash completion completes subcommands" [ "$out" = "probe" ]
 for sh in zsh fish; do
