@@ -16,6 +16,8 @@ const char* kind_name(FileKind k) {
     case FileKind::Shell: return "shell";
     case FileKind::Notebook: return "notebook";
     case FileKind::Markdown: return "markdown";
+    case FileKind::Makefile: return "makefile";
+    case FileKind::CMake: return "cmake";
     case FileKind::Unknown: break;
   }
   return "unknown";

@@ -12,7 +12,7 @@ namespace sc {
 
 enum class FileKind {
   Unknown, Dockerfile, Requirements, Pyproject, CondaEnv, Lockfile,
-  Yaml, Json, Toml, Python, Shell, Notebook, Markdown,
+  Yaml, Json, Toml, Python, Shell, Notebook, Markdown, Makefile, CMake,
 };
 const char* kind_name(FileKind k);
 
@@ -166,6 +166,19 @@ struct PythonFacts {
   std::vector<std::string> defined_functions;  // def names (library code detection)
 };
 
+// ---- CI ---------------------------------------------------------------------
+
+// A CI job: the lines it spans and the runner labels it asks for (GitHub `runs-on:`,
+// GitLab `tags:`; none for GitLab's shared runners). `resolved` is false when a label
+// is an expression sparkcheck cannot read.
+struct CiJob {
+  std::string system;  // "github", "gitlab"
+  std::string name;
+  int first = 0, last = 0;
+  std::vector<std::string> labels;
+  bool resolved = true;
+};
+
 // ---- everything one file yields ------------------------------------------
 
 struct FileFacts {
@@ -182,6 +195,7 @@ struct FileFacts {
   std::vector<Command> sbatch;            // #SBATCH directives as pseudo-commands
   // Markdown: (first, last) line of each code block read; suppression comments count only there.
   std::vector<std::pair<int, int>> code_lines;
+  std::vector<CiJob> ci_jobs;             // CI files: where each job is and what runs it
   bool lockfile = false;                  // uv.lock, poetry.lock, pylock.toml, conda-lock...
   std::map<std::string, std::string> locked;  // lock file: normalised name -> version
 };

@@ -15,6 +15,7 @@
 #include "core/registry.h"
 #include "core/suppress.h"
 #include "core/walk.h"
+#include "knowledge/knowledge.h"
 
 namespace sc {
 
@@ -465,6 +466,33 @@ std::set<std::string> check_rules(const LintOptions& opt, LintResult& res) {
   return ran;
 }
 
+// A CI job (or SkyPilot task) that asks for no runner label / accelerator of knowledge
+// `spark-runner-labels` (or names its runner by an expression) is not known to run on a
+// Spark: the findings inside it are notes.
+bool off_spark_job(const CiJob& j) {
+  const auto& spark = knowledge::table("spark-runner-labels");
+  return std::none_of(j.labels.begin(), j.labels.end(), [&](const std::string& l) { return spark.match(l); });
+}
+
+std::string runner_of(const CiJob& j) {
+  if (!j.labels.empty()) return "runner " + j.labels.front();
+  return j.resolved ? "a shared runner" : "a runner named by an expression";
+}
+
+void lower_off_spark(LintResult& res) {
+  for (Finding& f : res.findings) {
+    const ParsedFile* pf = f.level == Level::Note ? nullptr : res.project.find(f.loc.path);
+    if (!pf) continue;
+    for (const CiJob& j : pf->facts.ci_jobs) {
+      if (f.loc.range.line < j.first || f.loc.range.line > j.last || !off_spark_job(j)) continue;
+      f.level = Level::Note;
+      f.message += j.system == "skypilot" ? " (this SkyPilot task asks for " + j.labels.front() + ", not a Spark)"
+                                          : " (CI job " + j.name + " runs on " + runner_of(j) + ", not known to be a Spark)";
+      break;
+    }
+  }
+}
+
 // Sorted, and the same finding reported twice (a file reached through two contexts) kept once.
 void sort_and_dedupe(std::vector<Finding>& findings) {
   for (auto& f : findings)
@@ -502,6 +530,7 @@ LintResult run_lint(const LintOptions& opt) {
   parse_files(jobs, opt);
   build_project(jobs, res);
   std::set<std::string> ran = check_rules(opt, res);
+  lower_off_spark(res);
   sort_and_dedupe(res.findings);
   apply_policy(res, opt, ran);
   sort_findings(res.findings);

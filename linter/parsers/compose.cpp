@@ -59,7 +59,8 @@ class ComposeReader {
     std::vector<const ConfigEntry*> all = s.entrypoint;
     all.insert(all.end(), s.command.begin(), s.command.end());
     if (all.size() == 1 && !starts_with(all[0]->key(), "[")) return script(*all[0], vars);
-    if (!all.empty()) argv(all, vars);
+    if (all.empty()) return;
+    if (const ConfigEntry* body = yaml_argv(all, "compose", out_)) script(*body, vars);
   }
 
  private:
@@ -74,30 +75,7 @@ class ComposeReader {
     if (vars) (*vars)[name] = value;
   }
 
-  void image(const ConfigEntry& e) {
-    Expanded x = expand_word(e.value, {});  // ${TAG:-25.11} takes its default
-    if (!x.resolved || x.text.empty()) return;
-    Image im;
-    im.ref = x.text;
-    im.written = e.value;
-    im.stage = -1;
-    im.loc = e.value_loc;
-    out_.images.push_back(std::move(im));
-  }
-
-  // The scalar's text line by line, each found on or after the scalar's first line.
-  EmbedMap map_of(const ConfigEntry& e, const std::string& text) {
-    EmbedMap m;
-    int line = e.value_loc.range.line;
-    for (const std::string& l : split(text, '\n')) {
-      int at = line;
-      for (int k = line; k <= std::min(src_.line_count(), line + 50); ++k)
-        if (src_.line(k).find(l) != std::string_view::npos) { at = k; break; }
-      m.add(src_, at, l);
-      line = at + 1;
-    }
-    return m;
-  }
+  void image(const ConfigEntry& e) { yaml_image(e, e.value, out_); }
 
   // `command: >` folds its lines into one: read them as one command continued
   // with `\` over the same lines, so every word keeps its place.
@@ -123,29 +101,9 @@ class ComposeReader {
     EmbedMap m;
     if (!folded(e, text, m)) {
       text = e.value;
-      m = map_of(e, e.value);
+      m = yaml_scalar_map(src_, e);
     }
-    SourceFile view(src_.path(), text);
-    FileFacts tmp;
-    ParseDiag d;
-    parse_shell(view, vars, -1, "compose", tmp, d);
-    embed_remap(tmp, d, m);
-    embed_merge(out_, std::move(tmp), 0);
-    for (Notification& n : d.notes) diag_.notes.push_back(std::move(n));
-  }
-
-  // List form: no shell splits it; `sh -c BODY` bodies are parsed as scripts.
-  void argv(const std::vector<const ConfigEntry*>& items, const std::map<std::string, std::string>& vars) {
-    Command c;
-    c.context = "compose";
-    c.loc = items[0]->value_loc;
-    for (const ConfigEntry* e : items) c.argv.push_back(Word{e->value, e->value, true, e->value_loc});
-    out_.commands.push_back(c);
-    std::string prog = c.argv[0].text.substr(c.argv[0].text.rfind('/') == std::string::npos ? 0 : c.argv[0].text.rfind('/') + 1);
-    if (prog != "bash" && prog != "sh") return;
-    for (size_t i = 1; i + 1 < items.size(); ++i)
-      if (starts_with(items[i]->value, "-") && items[i]->value.find('c') != std::string::npos)
-        return script(*items[i + 1], vars);
+    embed_shell(src_, std::move(text), m, vars, "compose", out_, diag_);
   }
 };
 

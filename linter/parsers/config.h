@@ -18,4 +18,8 @@ void yaml_entries(const SourceFile& src, std::vector<ConfigEntry>& out, ParseDia
 void json_entries(const SourceFile& src, std::vector<ConfigEntry>& out, ParseDiag& diag);
 void toml_entries(const SourceFile& src, std::vector<ConfigEntry>& out, ParseDiag& diag);
 
+// SkyPilot tasks and Kubernetes manifests among plain YAML files (recognised by content):
+// their shell blocks, container commands and images become Command and Image facts.
+void yaml_workloads(const SourceFile& src, FileFacts& out, ParseDiag& diag);
+
 }  // namespace sc

@@ -259,6 +259,7 @@ class YamlParser : public Parser {
   }
   void parse(const SourceFile& src, FileFacts& out, ParseDiag& diag) const override {
     yaml_entries(src, out.config, diag);
+    yaml_workloads(src, out, diag);
   }
 };
 }  // namespace

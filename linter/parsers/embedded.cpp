@@ -1,6 +1,9 @@
 #include "parsers/embedded.h"
 
+#include <algorithm>
 #include <functional>
+
+#include "parsers/shell.h"
 
 namespace sc {
 
@@ -32,19 +35,21 @@ Range embed_range(const EmbedMap& m, Range r) {
 
 namespace {
 
+void install_locations(Install& in, const std::function<void(Location&)>& fn) {
+  fn(in.loc);
+  for (Requirement& r : in.packages) fn(r.loc);
+  for (auto& [s, l] : in.requirement_files) fn(l);
+  for (auto& [s, l] : in.constraint_files) fn(l);
+  for (IndexUrl& u : in.indexes) fn(u.loc);
+}
+
 void each_location(FileFacts& f, const std::function<void(Location&)>& fn) {
   auto cmd = [&](Command& c) {
     fn(c.loc);
     for (Word& w : c.argv) fn(w.loc);
     for (auto& [n, w] : c.env) fn(w.loc);
   };
-  for (Install& in : f.installs) {
-    fn(in.loc);
-    for (Requirement& r : in.packages) fn(r.loc);
-    for (auto& [s, l] : in.requirement_files) fn(l);
-    for (auto& [s, l] : in.constraint_files) fn(l);
-    for (IndexUrl& u : in.indexes) fn(u.loc);
-  }
+  for (Install& in : f.installs) install_locations(in, fn);
   for (IndexUrl& u : f.indexes) fn(u.loc);
   for (Image& im : f.images) fn(im.loc);
   for (EnvSetting& e : f.env) fn(e.loc);
@@ -111,6 +116,60 @@ bool parse_embedded(const SourceFile& real, const std::string& name, std::string
   embed_merge(out, std::move(tmp), shift);
   for (Notification& n : d.notes) diag.notes.push_back(std::move(n));
   return true;
+}
+
+EmbedMap yaml_scalar_map(const SourceFile& real, const ConfigEntry& e) {
+  EmbedMap m;
+  int line = e.value_loc.range.line;
+  for (const std::string& l : split(e.value, '\n')) {
+    int at = line;
+    for (int k = line; k <= std::min(real.line_count(), line + 50); ++k)
+      if (real.line(k).find(l) != std::string_view::npos) {
+        at = k;
+        break;
+      }
+    m.add(real, at, l);
+    line = at + 1;
+  }
+  return m;
+}
+
+void embed_shell(const SourceFile& real, std::string text, const EmbedMap& m,
+                 const std::map<std::string, std::string>& vars, const std::string& context, FileFacts& out,
+                 ParseDiag& diag) {
+  SourceFile view(real.path(), std::move(text));
+  FileFacts tmp;
+  ParseDiag d;
+  parse_shell(view, vars, -1, context, tmp, d);
+  embed_remap(tmp, d, m);
+  embed_merge(out, std::move(tmp), 0);
+  for (Notification& n : d.notes) diag.notes.push_back(std::move(n));
+}
+
+void yaml_image(const ConfigEntry& e, const std::string& ref, FileFacts& out) {
+  Expanded x = expand_word(ref, {});
+  if (!x.resolved || x.text.empty()) return;
+  Image im;
+  im.ref = x.text;
+  im.written = e.value;
+  im.stage = -1;
+  im.loc = e.value_loc;
+  out.images.push_back(std::move(im));
+}
+
+const ConfigEntry* yaml_argv(const std::vector<const ConfigEntry*>& items, const std::string& context,
+                             FileFacts& out) {
+  Command c;
+  c.context = context;
+  c.loc = items[0]->value_loc;
+  for (const ConfigEntry* e : items) c.argv.push_back(Word{e->value, e->value, true, e->value_loc});
+  out.commands.push_back(c);
+  const std::string& a0 = c.argv[0].text;
+  std::string prog = a0.substr(a0.rfind('/') == std::string::npos ? 0 : a0.rfind('/') + 1);
+  if (prog != "bash" && prog != "sh") return nullptr;
+  for (size_t i = 1; i + 1 < items.size(); ++i)
+    if (starts_with(items[i]->value, "-") && items[i]->value.find('c') != std::string::npos) return items[i + 1];
+  return nullptr;
 }
 
 }  // namespace sc

@@ -2,6 +2,7 @@
 // string): parsed as a file of its own, then every location moved back onto
 // the file that holds it.
 #pragma once
+#include <map>
 #include <string>
 #include <vector>
 
@@ -32,5 +33,25 @@ void embed_merge(FileFacts& into, FileFacts&& from, int stage_shift);
 // parser takes that name.
 bool parse_embedded(const SourceFile& real, const std::string& name, std::string text, const EmbedMap& m,
                     FileFacts& out, ParseDiag& diag);
+
+// The lines of a YAML scalar (a compose `command:`, a CI `run:` block): each line of
+// `e.value` found in `real` on or after the scalar's first line.
+EmbedMap yaml_scalar_map(const SourceFile& real, const ConfigEntry& e);
+
+// An Image fact for a YAML `image:` entry whose value reads `ref` (${TAG:-25.11} takes its
+// default); none when the value depends on an unknown variable.
+void yaml_image(const ConfigEntry& e, const std::string& ref, FileFacts& out);
+
+// A list-form command (compose `command: [...]`, Kubernetes `command:` + `args:`): no shell
+// splits it, so the items are the argv of one Command. Returns the body of `sh -c BODY`
+// (to be read as a script), or null.
+const ConfigEntry* yaml_argv(const std::vector<const ConfigEntry*>& items, const std::string& context,
+                             FileFacts& out);
+
+// Parse `text` as a shell script (lines mapped by `m`) with `vars` known, remap and merge
+// into `out`; its commands get `context`.
+void embed_shell(const SourceFile& real, std::string text, const EmbedMap& m,
+                 const std::map<std::string, std::string>& vars, const std::string& context, FileFacts& out,
+                 ParseDiag& diag);
 
 }  // namespace sc

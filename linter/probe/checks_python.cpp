@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <map>
 #include <set>
 
+#include "knowledge/versions.h"
 #include "probe/checks.h"
 
 namespace sc::probe {
@@ -359,15 +361,6 @@ CheckResult check_g7(Context& c) {
 // ---- G8 ----------------------------------------------------------------------
 namespace {
 
-struct BrokenCombo {
-  const char* id;
-  bool gb10_only;
-  Verdict severity;
-  const char* ref;
-  // Returns the evidence when the installed stack matches.
-  std::function<std::optional<std::string>(Context&)> match;
-};
-
 bool has_cudart(Context& c, int major) {
   std::string want = "libcudart.so." + std::to_string(major);
   if (c.runtimes().count(want)) return true;
@@ -378,17 +371,12 @@ bool has_cudart(Context& c, int major) {
   return false;
 }
 
-const std::vector<BrokenCombo>& broken_combos() {
-  static const std::vector<BrokenCombo> v = {
-      {"bitsandbytes-0.49.1-with-unsloth", false, Verdict::Fail, "NVIDIA/dgx-spark-playbooks#57",
-       [](Context& c) -> std::optional<std::string> {
-         std::string b = c.dist_version("bitsandbytes"), u = c.dist_version("unsloth");
-         if (!u.empty() && compare_versions(b, "0.49.1") == 0 && !b.empty())
-           return "bitsandbytes " + b + " + unsloth " + u +
-                  ": 'Parameter' object has no attribute 'compress_statistics' in the Unsloth playbook";
-         return std::nullopt;
-       }},
-      {"flashinfer-replaced-torch-with-cpu", false, Verdict::Fail, "eugr/spark-vllm-docker#263",
+using Match = std::function<std::optional<std::string>(Context&)>;
+
+// The combinations of knowledge/versions.yaml that only a live machine shows, by name.
+const std::map<std::string, Match>& runtime_checks() {
+  static const std::map<std::string, Match> m = {
+      {"flashinfer-replaced-torch-with-cpu",
        [](Context& c) -> std::optional<std::string> {
          std::string f = c.dist_version("flashinfer-python"), t = c.dist_version("torch");
          if (!f.empty() && t.find("+cpu") != std::string::npos)
@@ -396,7 +384,7 @@ const std::vector<BrokenCombo>& broken_combos() {
                   ": its unpinned torch requirement re-resolved torch to the CPU wheel (pin torch with --override)";
          return std::nullopt;
        }},
-      {"sgl-kernel-needs-libcudart12", true, Verdict::Fail, "sgl-project/sglang#18203 (fix: PR #18747)",
+      {"sgl-kernel-needs-libcudart12",
        [](Context& c) -> std::optional<std::string> {
          std::string s = c.dist_version("sgl-kernel");
          if (!s.empty() && !has_cudart(c, 12))
@@ -404,7 +392,7 @@ const std::vector<BrokenCombo>& broken_combos() {
                   " unless this build links CUDA 13";
          return std::nullopt;
        }},
-      {"pypi-triton-ptxas-rejects-sm121a", true, Verdict::Warn, "triton-lang/triton#8539",
+      {"pypi-triton-ptxas-rejects-sm121a",
        [](Context& c) -> std::optional<std::string> {
          std::string t = c.dist_version("triton");
          if (t.empty()) t = c.dist_version("pytorch-triton");
@@ -413,32 +401,58 @@ const std::vector<BrokenCombo>& broken_combos() {
                   "export TRITON_PTXAS_PATH=/usr/local/cuda/bin/ptxas";
          return std::nullopt;
        }},
-      {"vllm-nvfp4-weight-only-kernel", true, Verdict::Warn, "unslothai/unsloth PR #10417; vLLM fix #55170",
+      {"vllm-nvfp4-weight-only-kernel",
        [](Context& c) -> std::optional<std::string> {
          std::string v = c.dist_version("vllm");
          if (!v.empty() && compare_versions(v, "0.29.0") <= 0)
            return "vllm " + v + " (<= 0.29.0) picks the weight-only NVFP4 kernel on SM12x; "
                   "VLLM_DISABLED_KERNELS=FlashInferCuteDslNvFp4W4A16LinearKernel";
          return std::nullopt;
-       }},
-      {"unsloth-with-transformers-5.5", false, Verdict::Warn, "unslothai/unsloth#4867",
-       [](Context& c) -> std::optional<std::string> {
-         std::string u = c.dist_version("unsloth"), t = c.dist_version("transformers");
-         if (!u.empty() && !t.empty() && compare_versions(t, "5.5.0") >= 0 && compare_versions(t, "5.6.0") < 0)
-           return "unsloth " + u + " + transformers " + t + ": needed patches on Spark";
-         return std::nullopt;
-       }},
-      {"ollama-llm-library-cuda", true, Verdict::Warn, "NVIDIA/dgx-spark-playbooks PR #23",
-       [](Context& c) -> std::optional<std::string> {
-         auto it = c.env().find("OLLAMA_LLM_LIBRARY");
-         if (it != c.env().end() && it->second == "cuda")
-           return std::string("OLLAMA_LLM_LIBRARY=cuda runs Ollama on the CPU on Spark; use cuda_v13");
-         for (auto& p : c.processes())
-           if (p.env && p.env->count("OLLAMA_LLM_LIBRARY") && p.env->at("OLLAMA_LLM_LIBRARY") == "cuda")
-             return "pid " + std::to_string(p.pid) + " has OLLAMA_LLM_LIBRARY=cuda (CPU on Spark; use cuda_v13)";
-         return std::nullopt;
-       }},
+       }}
   };
+  return m;
+}
+
+// `package` in the entry's range with `with` installed beside it.
+std::optional<std::string> package_combo(Context& c, const knowledge::Entry& e) {
+  std::string v = c.dist_version(e.get("package")), w = c.dist_version(e.get("with"));
+  if (w.empty() || !knowledge::version_in_range(e, v)) return std::nullopt;
+  return e.get("package") + " " + v + " + " + e.get("with") + " " + w + ": " + e.get("symptom");
+}
+
+// `env` set to `value` here or in a running process.
+std::optional<std::string> env_setting(Context& c, const knowledge::Entry& e) {
+  const std::string &name = e.get("env"), &value = e.get("value");
+  auto it = c.env().find(name);
+  if (it != c.env().end() && it->second == value) return name + "=" + value + " " + e.get("symptom");
+  for (auto& p : c.processes())
+    if (p.env && p.env->count(name) && p.env->at(name) == value)
+      return "pid " + std::to_string(p.pid) + " has " + name + "=" + value + ": " + e.get("symptom");
+  return std::nullopt;
+}
+
+struct BrokenCombo {
+  std::string id;
+  bool gb10_only;
+  Verdict severity;
+  std::string ref;
+  Match match;  // the evidence when the machine matches
+};
+
+// knowledge/versions.yaml `broken-combinations`, each with the check that reads it.
+const std::vector<BrokenCombo>& broken_combos() {
+  static const std::vector<BrokenCombo> v = [] {
+    std::vector<BrokenCombo> out;
+    for (const knowledge::Entry& e : knowledge::table("broken-combinations").entries) {
+      BrokenCombo b{e.get("name"), !e.get("gb10_only").empty(), e.get("severity") == "fail" ? Verdict::Fail : Verdict::Warn,
+                    e.get("report"), {}};
+      if (!e.get("runtime").empty()) b.match = runtime_checks().at(b.id);
+      else if (!e.get("env").empty()) b.match = [&e](Context& c) { return env_setting(c, e); };
+      else b.match = [&e](Context& c) { return package_combo(c, e); };
+      out.push_back(std::move(b));
+    }
+    return out;
+  }();
   return v;
 }
 

@@ -553,6 +553,7 @@ TEST_CASE("probe helpers: versions and architectures", "[probe]") {
   CHECK(compare_versions("5.5", "5.5.0") == 0);
   CHECK(compare_versions("5.5.0rc1", "5.4.9") > 0);
   CHECK(compare_versions("2.10.0+cu130", "2.10.0") == 0);
+  CHECK(compare_versions("2.5.1_cu124", "2.5.1") == 0);  // a build tag, not a "c" pre-release
   CHECK(arch_runs_on("sm_120", false, 12, 1));
   CHECK_FALSE(arch_runs_on("sm_120a", false, 12, 1));
   CHECK(arch_runs_on("sm_121a", false, 12, 1));
