@@ -4,11 +4,14 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <charconv>
+#include <chrono>
 #include <cmath>
+#include <iomanip>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <iterator>
+#include <mutex>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -19,7 +22,10 @@
 #include "core/rule_docs.h"
 #include "core/suppress.h"
 #include "engine/lint_status.h"
+#include "output/cli_docs.h"
+#include "output/escape.h"
 #include "output/output.h"
+#include "output/statistics.h"
 #include "output/write_file.h"
 #include "probe/probe.h"
 
@@ -183,7 +189,10 @@ struct LintArgs {
   std::vector<std::string> paths, formats, select, ignore, exclude;
   std::string output, color = "auto", stdin_filename;
   std::string config_file, fail_on, baseline_file, write_baseline;
+  std::vector<std::string> extend_select, extend_ignore;
   bool no_ignore = false, no_config = false, no_inline_ignore = false, show_suppressed = false;
+  bool statistics = false, exit_zero = false, show_files = false, quiet = false;
+  int verbose = 0;
   double max_mb = 10;
   CLI::App* cmd = nullptr;
 };
@@ -201,13 +210,16 @@ void add_lint_command(CLI::App& app, LintArgs& a) {
   a.cmd = lint;
   lint->add_option("paths", a.paths, "Files or directories to lint");
   add_repeated(lint, "--format,-f", a.formats,
-               "Output format: text (default), concise, json, sarif, github, junit; FORMAT:FILE writes that format to FILE (repeatable)");
+               "Output format: text (default), concise, json, sarif, github, junit, gitlab, checkstyle, rdjson; FORMAT:FILE writes that format to FILE (repeatable)");
   lint->add_option("--output,-o", a.output, "Write the (single) output format to FILE instead of stdout");
   lint->add_flag("--no-ignore", a.no_ignore, "Do not honour .gitignore files");
   add_repeated(lint, "--select", a.select, "Only run these rules (G1,G9,...); replaces the config's select");
   add_repeated(lint, "--ignore", a.ignore, "Do not run these rules; added to the config's ignore");
+  add_repeated(lint, "--extend-select", a.extend_select, "Run these rules too, on top of the config's select");
+  add_repeated(lint, "--extend-ignore", a.extend_ignore, "Do not run these rules either (same as --ignore)");
   add_repeated(lint, "--exclude", a.exclude, "Skip paths matching this glob (repeatable)");
-  lint->add_option("--stdin-filename", a.stdin_filename, "Lint standard input as if it were this file");
+  lint->add_option("--stdin-filename", a.stdin_filename,
+                   "Lint standard input as if it were this file (no paths, or the single path -)");
   lint->add_option("--color", a.color, "Colour: auto, always, never")->check(CLI::IsMember({"auto", "always", "never"}));
   lint->add_option("--max-file-size", a.max_mb, "Skip files larger than this many MB (default 10)")
       ->check(bounded_positive(sc::kMaxMegabytes));
@@ -219,6 +231,11 @@ void add_lint_command(CLI::App& app, LintArgs& a) {
   lint->add_option("--write-baseline", a.write_baseline, "Record today's findings in FILE (then exit 0)");
   lint->add_flag("--no-inline-ignore", a.no_inline_ignore, "Disregard `# sparkcheck: ignore[...]` comments (audit)");
   lint->add_flag("--show-suppressed", a.show_suppressed, "List suppressed findings too (text and concise formats)");
+  lint->add_flag("--statistics", a.statistics, "Print the number of findings per rule instead of the findings");
+  lint->add_flag("--exit-zero", a.exit_zero, "Exit 0 even when there are findings (2 still means bad input)");
+  lint->add_flag("--show-files", a.show_files, "List the files that would be linted, then exit");
+  lint->add_flag("-q,--quiet", a.quiet, "Print the findings only: no progress, no messages on standard error");
+  lint->add_flag("-v,--verbose", a.verbose, "Print the configuration in use, timings and skipped files on standard error");
 }
 
 struct ConfigArgs {
@@ -293,13 +310,36 @@ int cmd_config(const ConfigArgs& a) {
   return kExitClean;
 }
 
+// `-` as the path means standard input, which needs --stdin-filename for its
+// file kind; --stdin-filename with real paths would leave them unlinted.
+bool stdin_paths(LintArgs& a) {
+  bool dash = std::find(a.paths.begin(), a.paths.end(), "-") != a.paths.end();
+  if (dash && a.stdin_filename.empty()) {
+    std::cerr << "sparkcheck: '-' reads standard input; add --stdin-filename NAME (e.g. Dockerfile) for its file kind\n";
+    return false;
+  }
+  if (dash && a.paths.size() == 1) a.paths.clear();
+  if (!a.stdin_filename.empty() && !a.paths.empty()) {
+    std::cerr << "sparkcheck: --stdin-filename lints standard input only; remove the paths (" << join_list(a.paths)
+              << ") or --stdin-filename\n";
+    return false;
+  }
+  return true;
+}
+
 // The configuration of a lint run: the file, then the command line on top.
 bool lint_config(const LintArgs& a, sc::Config& cfg) {
   std::string start = !a.stdin_filename.empty() ? a.stdin_filename : a.paths.empty() ? "." : a.paths.front();
   if (!resolve_config(a.config_file, a.no_config, start, cfg)) return false;
-  std::vector<std::string> sel, ign;
-  if (!canonical_rules(a.select, "--select", sel) || !canonical_rules(a.ignore, "--ignore", ign)) return false;
+  std::vector<std::string> sel, ign, ext;
+  if (!canonical_rules(a.select, "--select", sel) || !canonical_rules(a.ignore, "--ignore", ign) ||
+      !canonical_rules(a.extend_ignore, "--extend-ignore", ign) || !canonical_rules(a.extend_select, "--extend-select", ext))
+    return false;
   if (!sel.empty()) cfg.select = {sel, sc::Origin::cli("--select")};
+  if (!ext.empty() && !cfg.select.value.empty()) {  // an empty select already runs every rule
+    cfg.select.value.insert(cfg.select.value.end(), ext.begin(), ext.end());
+    cfg.select.from = sc::Origin::cli("--extend-select");
+  }
   if (!ign.empty()) {
     cfg.ignore.value.insert(cfg.ignore.value.end(), ign.begin(), ign.end());
     cfg.ignore.from = sc::Origin::cli("--ignore");
@@ -350,10 +390,17 @@ bool output_specs(LintArgs& a, std::vector<FormatSpec>& specs) {
     if (s.file.empty() && !a.output.empty() && a.formats.size() == 1) s.file = a.output;
     specs.push_back(s);
   }
+  size_t to_stdout = 0;
+  for (auto& s : specs) to_stdout += s.file.empty() || s.file == "-";
+  if (to_stdout > 1) {
+    std::cerr << "sparkcheck: several formats would go to standard output; give each but one a file "
+                 "(--format FORMAT:FILE)\n";
+    return false;
+  }
   return true;
 }
 
-bool write_baseline_file(const sc::LintResult& res, const std::string& file) {
+bool write_baseline_file(const sc::LintResult& res, const std::string& file, bool quiet) {
   auto render = [&](std::ostream& o) { sc::write_baseline(res, o, abs_dir_of(file)); };
   std::string why;
   if (!sc::write_report(file, render, why)) {
@@ -362,7 +409,8 @@ bool write_baseline_file(const sc::LintResult& res, const std::string& file) {
   }
   size_t n = 0;
   for (auto& f : res.findings) n += f.suppressions.empty();
-  std::cerr << "sparkcheck: wrote " << n << (n == 1 ? " finding" : " findings") << " to the baseline " << file << "\n";
+  if (!quiet)
+    std::cerr << "sparkcheck: wrote " << n << (n == 1 ? " finding" : " findings") << " to the baseline " << file << "\n";
   return true;
 }
 
@@ -393,22 +441,176 @@ int lint_exit_code(const sc::LintResult& res, const LintArgs& a, const sc::Confi
     return kExitError;
   }
   if (!res.complete || res.input_error) return kExitError;
-  if (!a.write_baseline.empty()) return kExitClean;
+  if (!a.write_baseline.empty() || a.exit_zero) return kExitClean;
   for (auto& f : res.findings)
     if (f.suppressions.empty() && sc::fails(cfg.fail_on.value, f.level)) return kExitFindings;
+  // a file sparkcheck could not parse (an unknown Dockerfile instruction...) is an error like a finding
+  for (auto& n : res.notifications)
+    if (n.level == sc::Level::Error && sc::fails(cfg.fail_on.value, n.level)) return kExitFindings;
   return kExitClean;
+}
+
+// "files done/total" on one rewritten line of a terminal's standard error,
+// at most ten times a second; erased when the run ends.
+class Progress {
+ public:
+  void operator()(size_t done, size_t total) {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto now = std::chrono::steady_clock::now();
+    if (done < total && now - last_ < std::chrono::milliseconds(100)) return;
+    last_ = now;
+    std::fprintf(stderr, "\rsparkcheck: %zu/%zu files", done, total);
+    std::fflush(stderr);
+    shown_ = true;
+  }
+  ~Progress() {
+    if (shown_) std::fputs("\r\033[K", stderr);
+  }
+
+ private:
+  std::mutex mu_;
+  std::chrono::steady_clock::time_point last_{};
+  bool shown_ = false;
+};
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// -v: what the run used and what it left out, on standard error.
+void print_verbose(const sc::LintResult& res, const sc::Config& cfg, double lint_s) {
+  std::cerr << "sparkcheck: configuration: " << (cfg.file.empty() ? "none (defaults)" : cfg.file) << "\n"
+            << "sparkcheck: select: " << (cfg.select.value.empty() ? "all rules" : join_list(cfg.select.value)) << " ("
+            << cfg.select.from.str() << "); ignore: " << (cfg.ignore.value.empty() ? "none" : join_list(cfg.ignore.value))
+            << "\n";
+  for (auto& n : res.notifications)
+    if (!n.path.empty() && n.range.line <= 0)
+      std::cerr << "sparkcheck: skipped or partly read: " << sc::term_safe(n.path) << " (" << n.id << ": "
+                << sc::term_safe(n.message) << ")\n";
+  std::cerr << "sparkcheck: linted " << res.linted.size() << " files in " << std::fixed << std::setprecision(3) << lint_s
+            << " s\n";
+}
+
+bool show_files(const sc::LintResult& res) {
+  for (auto& f : res.linted) std::cout << sc::term_path(f) << "\n";
+  return true;
 }
 
 int cmd_lint(LintArgs& a, int argc, char** argv) {
   sc::Config cfg;
   sc::LintOptions opt;
   std::vector<FormatSpec> specs;
-  if (!lint_config(a, cfg) || !lint_options(a, cfg, opt) || !output_specs(a, specs)) return kExitError;
+  if (!stdin_paths(a) || !lint_config(a, cfg) || !lint_options(a, cfg, opt) || !output_specs(a, specs)) return kExitError;
   sc::remove_temp_files_on_signals();
-  sc::LintResult res = sc::run_lint(opt);
-  if (!a.write_baseline.empty() && !write_baseline_file(res, a.write_baseline)) return kExitError;
-  if (!write_outputs(res, a, cfg, specs, argc, argv)) return kExitError;
+  auto t0 = std::chrono::steady_clock::now();
+  sc::LintResult res;
+  {
+    Progress progress;
+    if (!a.quiet && isatty(2)) opt.progress = std::ref(progress);
+    res = sc::run_lint(opt);
+  }
+  if (a.verbose && !a.quiet) print_verbose(res, cfg, seconds_since(t0));
+  if (a.show_files) return show_files(res) && res.complete ? kExitClean : kExitError;
+  if (!a.write_baseline.empty() && !write_baseline_file(res, a.write_baseline, a.quiet)) return kExitError;
+  if (a.statistics) sc::write_statistics(res, std::cout);
+  else if (!write_outputs(res, a, cfg, specs, argc, argv)) return kExitError;
   return lint_exit_code(res, a, cfg);
+}
+
+// {a,b,c} from CLI11's "TEXT:{a,b,c}" (an IsMember check).
+std::vector<std::string> choices_of(const CLI::Option& o) {
+  std::string t = o.get_type_name();
+  size_t open = t.find('{'), close = t.rfind('}');
+  if (open == std::string::npos || close == std::string::npos || close < open) return {};
+  return sc::split(t.substr(open + 1, close - open - 1), ',');
+}
+
+bool takes_rule_ids(const std::string& name) {
+  return name == "--select" || name == "--ignore" || name == "--extend-select" || name == "--extend-ignore";
+}
+
+std::vector<sc::CliOption> spec_options(const CLI::App& cmd) {
+  std::vector<sc::CliOption> r;
+  for (const CLI::Option* o : cmd.get_options()) {
+    if (o->get_positional()) continue;
+    sc::CliOption c;
+    for (auto& l : o->get_lnames()) c.names.push_back("--" + l);
+    for (auto& n : o->get_snames()) c.names.push_back("-" + n);
+    c.help = o->get_description();
+    c.takes_value = !o->get_type_name().empty();
+    c.choices = choices_of(*o);
+    if (c.names.front() == "--format" && cmd.get_name() == "lint") c.choices = sc::split(known_formats(), ',');
+    if (takes_rule_ids(c.names.front()))
+      for (auto& d : sc::rule_docs()) c.choices.push_back(d.id);
+    for (auto& ch : c.choices) ch = sc::trim(ch);
+    r.push_back(c);
+  }
+  return r;
+}
+
+// The command line as --help shows it, for completions and the man page.
+sc::CliSpec cli_spec(const CLI::App& app) {
+  sc::CliSpec s{"sparkcheck", app.get_description(), app.get_footer(), std::string("sparkcheck ") + sc::tool_version(),
+                spec_options(app), {}};
+  for (const CLI::App* c : app.get_subcommands({}))
+    s.commands.push_back({c->get_name(), c->get_description(), spec_options(*c)});
+  return s;
+}
+
+struct DocsArgs {
+  std::string shell;
+  CLI::App *completions = nullptr, *man = nullptr;
+};
+
+void add_docs_commands(CLI::App& app, DocsArgs& a) {
+  a.completions = app.add_subcommand("completions", "Print a shell completion script (bash, zsh or fish)");
+  a.completions->add_option("shell", a.shell, "bash, zsh or fish")->required()->check(CLI::IsMember({"bash", "zsh", "fish"}));
+  a.man = app.add_subcommand("man", "Print the sparkcheck(1) man page (roff), made from the --help definitions");
+}
+
+int cmd_docs(const CLI::App& app, const DocsArgs& a) {
+  sc::CliSpec spec = cli_spec(app);
+  std::cout << (*a.man ? sc::man_page(spec) : sc::completion_script(spec, a.shell));
+  return kExitClean;
+}
+
+// The closest of `names` to `typed`, when it is close enough to be a typo.
+std::string closest(const std::string& typed, const std::vector<std::string>& names) {
+  std::string best;
+  size_t best_d = std::max<size_t>(2, typed.size() / 3) + 1;
+  for (auto& n : names)
+    if (size_t d = sc::edit_distance(typed, n); d < best_d) best = n, best_d = d;
+  return best;
+}
+
+std::vector<std::string> option_names(const CLI::App& cmd) {
+  std::vector<std::string> r;
+  for (const CLI::Option* o : cmd.get_options()) {
+    for (auto& l : o->get_lnames()) r.push_back("--" + l);
+    for (auto& s : o->get_snames()) r.push_back("-" + s);
+  }
+  return r;
+}
+
+// "did you mean" for a mistyped subcommand or option, after CLI11's own error.
+void suggest(CLI::App& app, int argc, char** argv) {
+  if (argc < 2) return;
+  std::vector<std::string> subs;
+  for (const CLI::App* c : app.get_subcommands({})) subs.push_back(c->get_name());
+  std::string first = argv[1];
+  if (first.empty() || first[0] == '-') return;
+  if (std::find(subs.begin(), subs.end(), first) == subs.end()) {
+    if (auto m = closest(first, subs); !m.empty()) std::cerr << "sparkcheck: did you mean '" << m << "'?\n";
+    return;
+  }
+  std::vector<std::string> names = option_names(*app.get_subcommand(first));
+  for (int i = 2; i < argc; ++i) {
+    std::string arg = argv[i];
+    if (arg.size() < 2 || arg[0] != '-' || arg == "--") continue;
+    arg = arg.substr(0, arg.find('='));
+    if (std::find(names.begin(), names.end(), arg) != names.end()) continue;
+    if (auto m = closest(arg, names); !m.empty()) std::cerr << "sparkcheck: " << arg << ": did you mean " << m << "?\n";
+  }
 }
 
 }  // namespace
@@ -417,27 +619,31 @@ int main(int argc, char** argv) {
   CLI::App app{"sparkcheck: catch DGX Spark (GB10) training failure modes before the run"};
   app.require_subcommand(1);
   app.footer(
-      "Exit status: 0 no finding at or above --fail-on; 1 findings; 2 bad input (command line, configuration, "
-      "suppression comment, baseline, missing path).\nConfiguration: .sparkcheck.yaml or pyproject.toml "
+      "Exit status: 0 no finding at or above --fail-on; 1 findings (a file that cannot be parsed counts as an "
+      "error); 2 bad input (command line, configuration, suppression comment, baseline, missing path).\nConfiguration: .sparkcheck.yaml or pyproject.toml "
       "[tool.sparkcheck], found from the linted path upwards (`sparkcheck config` shows it).");
   app.set_version_flag("--version", std::string("sparkcheck ") + sc::tool_version());
   LintArgs lint;
   ConfigArgs config;
   RulesArgs rules;
   ProbeArgs probe;
+  DocsArgs docs;
   add_lint_command(app, lint);
   add_config_command(app, config);
   add_rules_commands(app, rules);
   add_probe_command(app, probe);
+  add_docs_commands(app, docs);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     int rc = app.exit(e);
+    if (rc != 0) suggest(app, argc, argv);
     return rc == 0 ? kExitClean : kExitError;
   }
   if (*probe.cmd) return cmd_probe(probe);
   if (*rules.rules_cmd) return cmd_rules(rules.rules_format);
   if (*rules.rule_cmd) return cmd_rule(rules.rule_id, rules.rule_format);
   if (*config.cmd) return cmd_config(config);
+  if (*docs.completions || *docs.man) return cmd_docs(app, docs);
   return cmd_lint(lint, argc, argv);
 }

@@ -77,4 +77,7 @@ std::string render_config_json(const Config& c);
 // Threshold check used for the exit code: does a finding at `l` fail the run?
 bool fails(const std::string& fail_on, Level l);
 
+// Levenshtein distance, for "did you mean" (config keys, command-line names).
+size_t edit_distance(const std::string& a, const std::string& b);
+
 }  // namespace sc

@@ -8,6 +8,23 @@ namespace {
 
 constexpr size_t kMaxPatterns = 10000;  // per file: a hostile .gitignore stays cheap
 
+// Trailing spaces are dropped unless escaped with '\'.
+std::string_view trim_trailing(std::string_view l) {
+  while (!l.empty() && (l.back() == ' ' || l.back() == '\r')) {
+    if (l.size() >= 2 && l[l.size() - 2] == '\\' && l.back() == ' ') break;
+    l.remove_suffix(1);
+  }
+  return l;
+}
+
+bool matches(const IgnorePattern& p, const std::vector<std::string_view>& path) {
+  if (p.anchored) return segments_match(p.segments, path);
+  // an unanchored pattern (one segment) matches the name at any depth
+  return !path.empty() && segment_match(p.segments[0], path.back());
+}
+
+}  // namespace
+
 std::vector<std::string> split_segments(std::string_view p) {
   std::vector<std::string> out;
   size_t b = 0;
@@ -18,15 +35,6 @@ std::vector<std::string> split_segments(std::string_view p) {
     }
   }
   return out;
-}
-
-// Trailing spaces are dropped unless escaped with '\'.
-std::string_view trim_trailing(std::string_view l) {
-  while (!l.empty() && (l.back() == ' ' || l.back() == '\r')) {
-    if (l.size() >= 2 && l[l.size() - 2] == '\\' && l.back() == ' ') break;
-    l.remove_suffix(1);
-  }
-  return l;
 }
 
 // Does `pat` (segments, "**" spans any number of segments) match all of `path`?
@@ -45,14 +53,6 @@ bool segments_match(const std::vector<std::string>& pat, const std::vector<std::
   }
   return row[0];
 }
-
-bool matches(const IgnorePattern& p, const std::vector<std::string_view>& path) {
-  if (p.anchored) return segments_match(p.segments, path);
-  // an unanchored pattern (one segment) matches the name at any depth
-  return !path.empty() && segment_match(p.segments[0], path.back());
-}
-
-}  // namespace
 
 bool segment_match(std::string_view pat, std::string_view name) {
   return fnmatch(std::string(pat).c_str(), std::string(name).c_str(), 0) == 0;

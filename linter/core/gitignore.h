@@ -38,6 +38,10 @@ class IgnoreStack {
   std::vector<IgnoreFile> files_;
 };
 
+// "a//b/c" -> {"a", "b", "c"}.
+std::vector<std::string> split_segments(std::string_view p);
+// Does `pat` (segments, "**" spans any number of segments) match all of `path`?
+bool segments_match(const std::vector<std::string>& pat, const std::vector<std::string_view>& path);
 // One glob segment ('*', '?', '[...]'; never crosses '/').
 bool segment_match(std::string_view pat, std::string_view name);
 

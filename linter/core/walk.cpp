@@ -2,7 +2,6 @@
 
 #include <dirent.h>
 #include <fcntl.h>
-#include <fnmatch.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -38,29 +37,6 @@ std::string display_path(const std::string& abs, const std::string& root) {
   if (s.empty() || starts_with(s, "..")) return fs::path(abs).generic_string();
   if (s == ".") return fs::path(abs).filename().generic_string();
   return s;
-}
-
-bool glob_match(const std::string& pattern, const std::string& path) {
-  std::string p = pattern;
-  if (starts_with(p, "./")) p = p.substr(2);
-  if (!p.empty() && p.back() == '/') p += "**";
-  // '**/' and '/**' : fnmatch without FNM_PATHNAME lets '*' cross '/'
-  auto m = [&](const std::string& pat, const std::string& s) {
-    return fnmatch(pat.c_str(), s.c_str(), 0) == 0;
-  };
-  if (m(p, path)) return true;
-  if (p.find('/') == std::string::npos || starts_with(p, "**/")) {
-    std::string pp = starts_with(p, "**/") ? p.substr(3) : p;
-    for (size_t i = path.find('/'); i != std::string::npos; i = path.find('/', i + 1))
-      if (m(pp, path.substr(i + 1))) return true;
-    if (m(pp, path)) return true;
-  }
-  // directory prefix: "data" or "data/**" excludes everything below data/
-  if (ends_with(p, "/**")) {
-    std::string dir = p.substr(0, p.size() - 3);
-    if (starts_with(path, dir + "/") || m(dir + "/*", path)) return true;
-  }
-  return false;
 }
 
 namespace {

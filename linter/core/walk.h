@@ -33,8 +33,10 @@ WalkResult walk(const WalkOptions& opt);
 std::string display_path(const std::string& abs, const std::string& root);
 // Directory names never descended into (VCS, virtualenvs, caches, build outputs).
 bool skipped_dir_name(const std::string& name);
-// Glob match used by --exclude / per-file-ignores: '*' '?' '[...]', '**' spans dirs;
-// a pattern without '/' matches the base name or any path suffix.
+// Glob match used by --exclude, config exclude and per-file-ignores (core/glob.cpp):
+// '*' '?' '[...]' stay within one '/'-separated segment, a '**' segment spans
+// directories; a pattern without '/' matches a name at any depth; a match on a
+// parent directory covers everything below it.
 bool glob_match(const std::string& pattern, const std::string& path);
 
 }  // namespace sc

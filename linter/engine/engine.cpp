@@ -438,10 +438,12 @@ void parse_files(std::vector<Job>& jobs, const LintOptions& opt) {
   const Prefilter filter(opt.prefilter && prefilter_enabled_by_env());
   size_t n_threads = thread_count(opt);
   if (jobs.size() < 16) n_threads = 1;
-  std::atomic<size_t> next{0};
+  std::atomic<size_t> next{0}, done{0};
   auto worker = [&] {
-    for (size_t i; (i = next.fetch_add(1)) < jobs.size();)
+    for (size_t i; (i = next.fetch_add(1)) < jobs.size();) {
       if (jobs[i].parse) parse_job(jobs[i], opt, filter);
+      if (opt.progress) opt.progress(done.fetch_add(1) + 1, jobs.size());
+    }
   };
   std::vector<std::thread> pool;
   for (size_t t = 1; t < n_threads; ++t) pool.emplace_back(worker);

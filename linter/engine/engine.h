@@ -1,5 +1,6 @@
 // The lint run: walk -> read -> classify -> parse -> link -> rules -> findings.
 #pragma once
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
@@ -37,6 +38,8 @@ struct LintOptions {
   size_t max_file_bytes = 10u * 1024 * 1024;  // larger files are skipped with a notification
   size_t jobs = 0;                    // parser threads; 0 = one per core (at most 8)
   bool prefilter = true;              // skip parsing files without trigger words (knowledge/triggers.yaml)
+  // called after each file is read and parsed (files done, total), from the parser threads
+  std::function<void(size_t, size_t)> progress;
   // ---- configuration (linter/config), suppressions and baseline ----
   std::vector<ScopedGlob> exclude_scoped;        // config `exclude`; applied to named files too
   std::vector<PerFileIgnore> per_file_ignores;   // matching findings are suppressed ("external")

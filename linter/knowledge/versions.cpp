@@ -1,38 +1,85 @@
 #include "knowledge/versions.h"
 
+#include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <climits>
+#include <initializer_list>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 namespace sc::knowledge {
 namespace {
+// A PEP 440 version as a sort key: release numbers, then pre-release
+// (a < b < rc), post-release and development release. A local part (+...) and
+// anything unparsed are ignored.
+struct Pep440 {
+  std::vector<long> release;
+  std::pair<int, long> pre{3, 0};  // phase 0 a, 1 b, 2 rc; 3 none; -1 dev-only release
+  long post = -1;                   // -1: none
+  long dev = LONG_MAX;              // LONG_MAX: none
+};
 
-std::vector<long> version_parts(std::string_view v) {
-  std::vector<long> out;
-  size_t i = 0;
-  while (i < v.size() && !std::isdigit(static_cast<unsigned char>(v[i]))) ++i;
-  while (i < v.size() && std::isdigit(static_cast<unsigned char>(v[i]))) {
-    long n = 0;
-    auto [end, ec] = std::from_chars(v.data() + i, v.data() + v.size(), n);
-    if (ec != std::errc()) break;
-    out.push_back(n);
-    i = static_cast<size_t>(end - v.data());
-    if (i >= v.size() || v[i] != '.') break;
-    ++i;
-  }
-  return out;
+bool take_number(std::string_view& s, long& out) {
+  out = 0;
+  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
+  if (ec != std::errc() || p == s.data()) return false;
+  s.remove_prefix(static_cast<size_t>(p - s.data()));
+  return true;
 }
 
+// "rc1", ".post2", "-dev3": the label among `labels` (longest first) and its number.
+bool take_label(std::string_view& s, std::initializer_list<std::pair<const char*, int>> labels, int& which, long& n) {
+  std::string_view t = s;
+  if (!t.empty() && (t[0] == '.' || t[0] == '-' || t[0] == '_')) t.remove_prefix(1);
+  for (auto& [label, w] : labels) {
+    std::string_view l(label);
+    if (t.size() < l.size() || t.substr(0, l.size()) != l) continue;
+    if (t.size() > l.size() && std::isalpha(static_cast<unsigned char>(t[l.size()]))) continue;  // "cu130" is no "c"
+    t = t.substr(l.size());
+    if (!t.empty() && (t[0] == '.' || t[0] == '-' || t[0] == '_')) t.remove_prefix(1);
+    if (!take_number(t, n)) n = 0;
+    which = w;
+    s = t;
+    return true;
+  }
+  return false;
+}
+
+Pep440 parse_pep440(std::string_view text) {
+  Pep440 v;
+  std::string_view s = text;
+  while (!s.empty() && !std::isdigit(static_cast<unsigned char>(s[0]))) s.remove_prefix(1);
+  for (long n = 0; take_number(s, n);) {
+    v.release.push_back(n);
+    if (s.size() < 2 || s[0] != '.' || !std::isdigit(static_cast<unsigned char>(s[1]))) break;
+    s.remove_prefix(1);
+  }
+  int which = 0;
+  long n = 0;
+  if (take_label(s, {{"alpha", 0}, {"beta", 1}, {"preview", 2}, {"pre", 2}, {"rc", 2}, {"a", 0}, {"b", 1}, {"c", 2}}, which, n))
+    v.pre = {which, n};
+  if (take_label(s, {{"post", 0}, {"rev", 0}, {"r", 0}}, which, n)) v.post = n;
+  else if (s.size() > 1 && s[0] == '-' && std::isdigit(static_cast<unsigned char>(s[1]))) {
+    s.remove_prefix(1);
+    if (take_number(s, n)) v.post = n;  // "1.0-1" is 1.0.post1
+  }
+  if (take_label(s, {{"dev", 0}}, which, n)) v.dev = n;
+  if (v.pre.first == 3 && v.post < 0 && v.dev != LONG_MAX) v.pre = {-1, 0};
+  return v;
+}
 }  // namespace
 
 int compare_versions(std::string_view a, std::string_view b) {
-  auto x = version_parts(a), y = version_parts(b);
-  size_t n = std::max(x.size(), y.size());
+  Pep440 x = parse_pep440(a), y = parse_pep440(b);
+  size_t n = std::max(x.release.size(), y.release.size());
   for (size_t i = 0; i < n; ++i) {
-    long p = i < x.size() ? x[i] : 0, q = i < y.size() ? y[i] : 0;
+    long p = i < x.release.size() ? x.release[i] : 0, q = i < y.release.size() ? y.release[i] : 0;
     if (p != q) return p < q ? -1 : 1;
   }
-  return 0;
+  auto kx = std::make_tuple(x.pre, x.post, x.dev), ky = std::make_tuple(y.pre, y.post, y.dev);
+  return kx < ky ? -1 : ky < kx ? 1 : 0;
 }
 
 bool version_in_range(const Entry& e, std::string_view version) {

@@ -7,7 +7,8 @@
 
 namespace sc::knowledge {
 
-// -1, 0, 1 comparing the leading dotted numbers ("2.9.1+cu130" reads as 2.9.1; missing parts are 0).
+// -1, 0, 1 in PEP 440 order: release numbers (missing parts are 0), then a < b < rc < the
+// release < .postN; .devN before all of those; a local part ("+cu130") is ignored.
 int compare_versions(std::string_view a, std::string_view b);
 // Is `version` inside the entry's range: at least `min`, at most `max`, below `below` (each when given)?
 bool version_in_range(const Entry& e, std::string_view version);

@@ -79,6 +79,20 @@ static ojson region_json(const Range& r) {
   return j;
 }
 
+// The whole lines the region spans (a `\\`-continued instruction spans several):
+// SARIF requires the context region to contain the region (Multitool SARIF1008).
+static ojson context_region(const SourceFile& src, const Range& r) {
+  int last = std::max(r.line, r.end_line);
+  std::string text;
+  for (int n = r.line; n <= last; ++n) {
+    std::string_view line = src.line(n);
+    if (line.empty() && n == r.line) return {};
+    text += std::string(line) + (n < last ? "\n" : "");
+    if (text.size() >= 1000) return {};
+  }
+  return {{"startLine", r.line}, {"endLine", last}, {"snippet", {{"text", text}}}};
+}
+
 static ojson phys(const Location& l, const LintResult& res) {
   ojson art = {{"uri", uri_encode_path(l.path)}, {"uriBaseId", "%SRCROOT%"}};
   if (!l.path.empty() && l.path[0] == '/') art = {{"uri", "file://" + uri_encode_path(l.path)}};
@@ -86,8 +100,7 @@ static ojson phys(const Location& l, const LintResult& res) {
   if (l.range.valid()) {
     p["region"] = region_json(l.range);
     if (const ParsedFile* pf = res.project.find(l.path)) {
-      std::string_view line = pf->src.line(l.range.line);
-      if (!line.empty() && line.size() < 1000) p["contextRegion"] = {{"startLine", l.range.line}, {"endLine", l.range.line}, {"snippet", {{"text", std::string(line)}}}};
+      if (auto ctx = context_region(pf->src, l.range); !ctx.empty()) p["contextRegion"] = ctx;
     }
   }
   return p;

@@ -50,6 +50,20 @@ TEST_CASE("glob matching for excludes") {
   CHECK_FALSE(glob_match("*.yaml", "x.yml"));
 }
 
+TEST_CASE("glob '*' stops at '/', '**' crosses directories") {
+  CHECK(glob_match("a/*.txt", "a/requirements.txt"));
+  CHECK_FALSE(glob_match("a/*.txt", "a/b/requirements.txt"));  // issue 13
+  CHECK(glob_match("a/**/*.txt", "a/b/requirements.txt"));
+  CHECK(glob_match("a/**/*.txt", "a/requirements.txt"));
+  CHECK(glob_match("a/**", "a/b/c/d.txt"));
+  CHECK_FALSE(glob_match("a/?/x", "a/b/c/x"));
+  CHECK(glob_match("./a/*.txt", "a/r.txt"));
+  CHECK(glob_match("a/*", "a/b/requirements.txt"));  // a/b is matched, so all below it
+  CHECK(glob_match("legacy", "x/legacy/r.txt"));
+  CHECK_FALSE(glob_match("a/*.txt", "x/a/r.txt"));  // a pattern with '/' is anchored
+  CHECK_FALSE(glob_match("", "a"));
+}
+
 TEST_CASE("YAML entries carry key paths and exact value ranges") {
   SourceFile f("c.yaml",
                "defaults: &d\n  lr: 1e-4\nnum_machines: 2\nparallelism_config:\n  parallelism_config_tp_size: 2  # tp\n"

@@ -541,6 +541,19 @@ TEST_CASE("probe helpers: versions and architectures", "[probe]") {
   CHECK(compare_versions("0.49.1", "0.49.1") == 0);
   CHECK(compare_versions("2.10.0a0+b4e4ee8", "2.9.1") > 0);
   CHECK(compare_versions("0.29.0", "0.31.0") < 0);
+  // PEP 440 pre-, post- and development releases (issue 13: 5.5.0rc1 was equal to 5.5.0)
+  CHECK(compare_versions("5.5.0rc1", "5.5.0") < 0);
+  CHECK(compare_versions("5.5.0", "5.5.0rc1") > 0);
+  CHECK(compare_versions("5.5.0a1", "5.5.0b1") < 0);
+  CHECK(compare_versions("5.5.0b2", "5.5.0rc1") < 0);
+  CHECK(compare_versions("5.5.0.dev1", "5.5.0a1") < 0);
+  CHECK(compare_versions("5.5.0rc1.dev1", "5.5.0rc1") < 0);
+  CHECK(compare_versions("5.5.0.post1", "5.5.0") > 0);
+  CHECK(compare_versions("5.5.0-1", "5.5.0.post1") == 0);
+  CHECK(compare_versions("5.5", "5.5.0") == 0);
+  CHECK(compare_versions("5.5.0rc1", "5.4.9") > 0);
+  CHECK(compare_versions("2.10.0+cu130", "2.10.0") == 0);
+  CHECK(compare_versions("2.5.1_cu124", "2.5.1") == 0);  // a build tag, not a "c" pre-release
   CHECK(arch_runs_on("sm_120", false, 12, 1));
   CHECK_FALSE(arch_runs_on("sm_120a", false, 12, 1));
   CHECK(arch_runs_on("sm_121a", false, 12, 1));
