@@ -22,12 +22,28 @@ struct Suppression {
   std::string kind = "inSource";  // SARIF: "inSource" (comment) or "external" (configuration)
 };
 
+// One text replacement in a linted file: the text of `loc.range` (1-based lines, columns in
+// characters as every Location, end exclusive) becomes `text`.
+struct Edit {
+  Location loc;
+  std::string text;
+};
+
+// A machine-applicable fix. Safe fixes keep the environment's meaning and apply with
+// --fix; unsafe ones change what gets installed and need --unsafe-fixes (ruff's split).
+struct Fix {
+  std::string title;  // imperative, e.g. "Use 12.1a"
+  bool safe = true;
+  std::vector<Edit> edits;
+};
+
 struct Finding {
   std::string rule;      // "G1" .. "G10"
   Level level = Level::Warning;
   Location loc;
   std::string message;   // what is wrong and why it breaks on a Spark
   std::string fix;       // how to fix it (one line)
+  std::vector<Fix> fixes;  // edits that apply the fix, where the right edit is certain
   std::vector<Related> related;
   // Stable identity for baselines and SARIF partialFingerprints; filled by the engine.
   std::string fingerprint;
