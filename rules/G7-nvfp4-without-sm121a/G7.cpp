@@ -48,23 +48,46 @@ bool archs_named_near(const Evidence& ev, const Place& u) {
 }
 
 // 2. NVFP4 used where the project builds CUDA kernels with no architecture list at all.
+void build_without_arch(const Place& u, std::vector<Related> related, Reporter& out) {
+  out.report(query::finding(
+      Level::Warning, u.loc,
+      "NVFP4 (" + u.what +
+          ") in a project that builds CUDA kernels with no 12.1a target: without sm_121a the native FP4 "
+          "conversion is compiled out and NVFP4 kernels fall back to a software path that produced NaN "
+          "on a DGX Spark (vllm-project/vllm PR #37725)",
+      "build the kernels with TORCH_CUDA_ARCH_LIST=\"12.1a\" (CMake: CMAKE_CUDA_ARCHITECTURES=121a), "
+      "or use a prebuilt NGC engine",
+      std::move(related)));
+}
+
+// 3. NVFP4 in a project that never targets 12.1a, where no kernel build is near the use (or
+// the builds near it name other GPUs only): the kernels the Spark runs come from wheels or
+// images whose arch list decides. One note per file; a file that runs an NGC framework image
+// (NVIDIA's builds for the Spark) is not noted.
+void never_targets_121a(const Place& u, Reporter& out) {
+  out.report(query::finding(
+      Level::Note, u.loc,
+      "NVFP4 (" + u.what +
+          ") in a project that never targets 12.1a/sm_121a: on a DGX Spark its NVFP4 kernels need an sm_121a "
+          "build, and prebuilt wheels and images often lack one (published vLLM wheels did not build 12.1); "
+          "without it the native FP4 conversion is compiled out, a path that produced NaN (vllm-project/vllm PR "
+          "#37725)",
+      "run `sparkcheck probe G7` on the Spark, or check that the image's or wheel's CUDA arch list "
+      "(torch.cuda.get_arch_list(), cuobjdump --list-elf) includes sm_121a"));
+}
+
 void uses_without_arch(const Evidence& ev, Reporter& out) {
   std::set<std::pair<std::string, int>> seen;  // one finding per line
+  std::set<std::string> noted;                 // one note per file
   for (const auto& u : ev.uses) {
-    if (archs_named_near(ev, u)) continue;
+    if (!seen.insert({u.loc.path, u.loc.range.line}).second) continue;
     std::vector<Related> related;
     for (const auto& b : ev.builds)
       if (b.near(u) && related.size() < 3) related.push_back({b.loc, "kernel build without a 12.1a target: " + b.what});
-    if (related.empty() || !seen.insert({u.loc.path, u.loc.range.line}).second) continue;
-    out.report(query::finding(
-        Level::Warning, u.loc,
-        "NVFP4 (" + u.what +
-            ") in a project that builds CUDA kernels with no 12.1a target: without sm_121a the native FP4 "
-            "conversion is compiled out and NVFP4 kernels fall back to a software path that produced NaN "
-            "on a DGX Spark (vllm-project/vllm PR #37725)",
-        "build the kernels with TORCH_CUDA_ARCH_LIST=\"12.1a\" (CMake: CMAKE_CUDA_ARCHITECTURES=121a), "
-        "or use a prebuilt NGC engine",
-        std::move(related)));
+    bool plain_near = std::any_of(ev.plain.begin(), ev.plain.end(), [&](const Place& x) { return x.near(u); });
+    if (!related.empty() && !archs_named_near(ev, u)) build_without_arch(u, std::move(related), out);
+    else if (ev.specific.empty() && !plain_near && !ev.ngc_files.count(u.loc.path) && noted.insert(u.loc.path).second)
+      never_targets_121a(u, out);
   }
 }
 
