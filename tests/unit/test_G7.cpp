@@ -53,7 +53,7 @@ TEST_CASE("G7 never_targets_121a: NVFP4 in a project with no 12.1a target is a n
   auto serve = std::pair<std::string, std::string>{"serve.sh", "vllm serve nvidia/Qwen3-8B-NVFP4\n"
                                                                "vllm serve nvidia/Llama-3.1-8B-Instruct-NVFP4\n"};
   auto prebuilt = run_rule("G7", {serve});
-  REQUIRE(prebuilt.lines() == std::vector<int>{1});  // one note per file
+  REQUIRE(prebuilt.lines() == std::vector<int>{1});  // one note per project
   CHECK(prebuilt.findings[0].level == Level::Note);
   CHECK(prebuilt.findings[0].message.find("never targets 12.1a") != std::string::npos);
   // 12.1a anywhere in the project: it targets the Spark
