@@ -149,9 +149,11 @@ const EnvSetting* setting_behind(const ParsedFile& f, const Location& use, std::
   if (!use.range.valid() || use.range.line > f.src.line_count() || value.empty()) return nullptr;
   std::string_view line = f.src.line(use.range.line);
   const EnvSetting* found = nullptr;
-  for (const EnvSetting& e : f.facts.env)
-    if (e.loc.range.line < use.range.line && e.value.find(value) != std::string::npos && expands(line, e.name))
-      found = &e;
+  for (const EnvSetting& e : f.facts.env) {
+    if (e.loc.range.line >= use.range.line || !expands(line, e.name)) continue;
+    // the line that writes the URL: a bare `ARG NAME` re-declaring a global ARG only inherits it
+    if (f.src.line(e.loc.range.line).find(value) != std::string_view::npos) found = &e;
+  }
   return found;
 }
 

@@ -76,9 +76,10 @@ bool other_platform_install(const Project& p, const ParsedFile& f, const Install
 // conda `pytorch` / `pytorch-cuda` pin. Null when none.
 const Requirement* torch_installed_before(const PkgEnv& env, const PkgRun& run);
 
-// The setting (Dockerfile ARG/ENV, shell assignment or export) in `f` that wrote `value`
-// into a variable the line at `use` expands ($NAME, ${NAME}): the last one before `use`;
-// null when the value was written on that line itself.
+// The setting (Dockerfile ARG/ENV, shell assignment or export) in `f` whose line writes `value`
+// into a variable the line at `use` expands ($NAME, ${NAME}): the last one before `use` (a bare
+// `ARG NAME` re-declaring a global ARG is skipped for the global); null when the value was
+// written on the use's line itself.
 const EnvSetting* setting_behind(const ParsedFile& f, const Location& use, std::string_view value);
 
 // Does the environment's base image ship a CUDA torch (knowledge/containers.yaml torch-images)?
