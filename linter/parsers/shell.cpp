@@ -448,10 +448,25 @@ class Walker {
     size_t base = ts_node_start_byte(value) + inner;
     for (auto [b, e] : raw_tokens(r)) {
       std::string tok(r.substr(b, e - b));
+      if (const std::vector<Piece>* held = dq ? held_pieces(tok) : nullptr) {  // "$CMD --more": CMD's words stay where written
+        out.insert(out.end(), held->begin(), held->end());
+        continue;
+      }
       Expanded x = sq ? Expanded{tok, true} : expand_word(dq ? "\"" + tok + "\"" : tok, vars_);
       add_pieces(out, x, src_.loc(base + b, base + e));
     }
     return out;
+  }
+
+  // The words held by the variable a token names on its own ($CMD, ${CMD}), or null.
+  const std::vector<Piece>* held_pieces(std::string_view tok) const {
+    if (tok.size() < 2 || tok[0] != '$') return nullptr;
+    std::string_view name = tok.substr(1);
+    if (name.size() >= 2 && name.front() == '{' && name.back() == '}') name = name.substr(1, name.size() - 2);
+    for (char c : name)
+      if (!name_char(c)) return nullptr;
+    auto it = pieces_.find(std::string(name));
+    return it == pieces_.end() ? nullptr : &it->second;
   }
 
   void record_pieces(const std::string& var, TSNode value, bool append) {
