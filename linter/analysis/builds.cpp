@@ -37,24 +37,24 @@ FileFacts build_variant(const ParsedFile& df, const std::map<std::string, BuildA
 
 }  // namespace
 
+// The Dockerfile a compose build names, resolved from the compose file's folder.
+static ParsedFile* built_dockerfile(Project& p, const ParsedFile& compose, const BuildSpec& b) {
+  std::string dir = folder_of(compose.src.path());
+  const ParsedFile* target = b.dockerfile[0] == '/' || dir.empty() ? p.find(b.dockerfile) : p.find(dir + "/" + b.dockerfile);
+  return target && target->facts.kind == FileKind::Dockerfile ? mutable_file(p, target) : nullptr;
+}
+
 void Project::link_compose_builds() {
   size_t n = files.size();
-  for (size_t i = 0; i < n; ++i) {
-    const ParsedFile& compose = *files[i];
-    for (const BuildSpec& b : compose.facts.builds) {
-      if (b.args.empty() || b.dockerfile.empty()) continue;
-      std::string dir = folder_of(compose.src.path());
-      const ParsedFile* target = b.dockerfile[0] == '/' ? find(b.dockerfile)
-                                                        : find(dir.empty() ? b.dockerfile : dir + "/" + b.dockerfile);
-      ParsedFile* df = target && target->facts.kind == FileKind::Dockerfile ? mutable_file(*this, target) : nullptr;
+  for (size_t i = 0; i < n; ++i)
+    for (const BuildSpec& b : files[i]->facts.builds) {
+      ParsedFile* df = b.args.empty() || b.dockerfile.empty() ? nullptr : built_dockerfile(*this, *files[i], b);
       if (!df) continue;
       std::map<std::string, BuildArgValue> args;
       for (const EnvSetting& a : b.args) args[a.name] = {a.value, a.loc};
       FileFacts v = build_variant(*df, args);
-      if (v.images.empty()) continue;
-      embed_merge(df->facts, std::move(v), static_cast<int>(df->facts.images.size()));
+      if (!v.images.empty()) embed_merge(df->facts, std::move(v), static_cast<int>(df->facts.images.size()));
     }
-  }
 }
 
 }  // namespace sc

@@ -443,37 +443,39 @@ class DockerfileParser : public Parser {
     }
 
     void arg(const Joined& a) {
-      auto toks = split_words(a.text, true, esc);
-      for (auto& t : toks) {
-        size_t eq = t.text.find('=');
-        std::string name = t.text.substr(0, eq);
-        bool has_default = eq != std::string::npos;
-        std::string value;
-        if (auto given = build_args.find(name); given != build_args.end()) {
-          (stage < 0 ? global_args : vars)[name] = given->second.value;
-          continue;  // the compose file states it (an EnvSetting there)
-        }
-        if (stage < 0) {
-          value = has_default ? docker_subst(t.text.substr(eq + 1), global_args, esc) : "";
-          if (has_default) global_args[name] = value;
-          else global_args.emplace(name, "");
-        } else {
-          if (has_default) value = docker_subst(t.text.substr(eq + 1), vars, esc);
-          else {
-            auto g = global_args.find(name);
-            if (g == global_args.end()) continue;  // declared without a value: unknown
-            value = g->second;
-          }
-          vars[name] = value;
-        }
-        Location loc = loc_of(a, t.b, t.e);
-        if (has_default) {
-          // point at the value: the raw text after '='
-          size_t raw_eq = a.text.find('=', t.b);
-          if (raw_eq != std::string::npos && raw_eq + 1 < t.e) loc = loc_of(a, raw_eq + 1, t.e);
-        }
-        out.env.push_back({name, value, EnvOrigin::Arg, stage, loc});
+      for (auto& t : split_words(a.text, true, esc)) arg_one(a, t);
+    }
+
+    // One `NAME[=default]` of an ARG instruction.
+    void arg_one(const Joined& a, const Tok& t) {
+      size_t eq = t.text.find('=');
+      std::string name = t.text.substr(0, eq);
+      bool has_default = eq != std::string::npos;
+      std::string value;
+      if (auto given = build_args.find(name); given != build_args.end()) {
+        (stage < 0 ? global_args : vars)[name] = given->second.value;
+        return;  // the compose file states it (an EnvSetting there)
       }
+      if (stage < 0) {
+        value = has_default ? docker_subst(t.text.substr(eq + 1), global_args, esc) : "";
+        if (has_default) global_args[name] = value;
+        else global_args.emplace(name, "");
+      } else {
+        if (has_default) value = docker_subst(t.text.substr(eq + 1), vars, esc);
+        else {
+          auto g = global_args.find(name);
+          if (g == global_args.end()) return;  // declared without a value: unknown
+          value = g->second;
+        }
+        vars[name] = value;
+      }
+      Location loc = loc_of(a, t.b, t.e);
+      if (has_default) {
+        // point at the value: the raw text after '='
+        size_t raw_eq = a.text.find('=', t.b);
+        if (raw_eq != std::string::npos && raw_eq + 1 < t.e) loc = loc_of(a, raw_eq + 1, t.e);
+      }
+      out.env.push_back({name, value, EnvOrigin::Arg, stage, loc});
     }
 
     void env(const Joined& a) {

@@ -484,14 +484,16 @@ class Walker {
   // `$CMD` / `${CMD}` / `"${CMD[@]}"` of a variable held as 2+ words: those words, each at
   // the place it is written, with this expansion recorded as where it is used.
   bool expand_pieces(TSNode n, Command& cmd, std::vector<TSNode>& nodes) {
-    std::string name;
-    for (char c : raw(n))
-      if (name_char(c)) name += c;
-      else if (c == '[') break;
-    auto it = pieces_.find(name);
-    if (it == pieces_.end() || it->second.size() < 2) return false;
+    std::string tok(raw(n));
+    if (tok.size() >= 2 && tok.front() == '"' && tok.back() == '"') tok = tok.substr(1, tok.size() - 2);
+    for (const char* all : {"[@]}", "[*]}"})
+      if (ends_with(tok, all)) tok = tok.substr(0, tok.size() - 4) + "}";
+    const std::vector<Piece>* held = held_pieces(tok);  // $CMD / ${CMD}: not ${#CMD}, ${CMD:-x}
+    if (!held || held->size() < 2) return false;
+    std::string name = tok.substr(tok[1] == '{' ? 2 : 1);
+    if (name.back() == '}') name.pop_back();
     Location site = loc(n);
-    for (const Piece& p : it->second) {
+    for (const Piece& p : *held) {
       Word w;
       w.text = p.text;
       w.raw = p.text;
@@ -547,6 +549,34 @@ class Walker {
     return std::strstr(t, "redirect") != nullptr;
   }
 
+  // A `VAR=value` prefix of a command (not persistent).
+  void prefix_assignment(TSNode ch, Command& cmd) {
+    TSNode name = ts_node_child_by_field_name(ch, "name", 4);
+    TSNode value = ts_node_child_by_field_name(ch, "value", 5);
+    Word w;
+    if (!ts_node_is_null(value)) w = word(value);
+    else w.loc = loc(ch);
+    cmd.env.emplace_back(ts_node_is_null(name) ? "" : std::string(raw(name)), std::move(w));
+  }
+
+  // One word of a command (the name or an argument); an unquoted expansion splits.
+  void argument(TSNode ch, Command& cmd, std::vector<TSNode>& nodes) {
+    if (splits(ch) && expand_pieces(ch, cmd, nodes)) return;
+    Word w = word(ch);
+    if (w.resolved && splits(ch)) {
+      // unquoted $X / ${X[@]} / "${X[@]}": the value splits into several words
+      for (auto& part : split_ws(w.text)) {
+        Word p = w;
+        p.text = part;
+        cmd.argv.push_back(std::move(p));
+        nodes.push_back(ch);
+      }
+      return;
+    }
+    cmd.argv.push_back(std::move(w));
+    nodes.push_back(ch);
+  }
+
   void command(TSNode n) {
     Command cmd;
     cmd.stage = stage_;
@@ -555,15 +585,7 @@ class Walker {
     std::vector<TSNode> arg_nodes;
     bool have_name = false;
     ts::each_named_child(n, [&](TSNode ch) {
-      if (!have_name && is(ch, "variable_assignment")) {
-        TSNode name = ts_node_child_by_field_name(ch, "name", 4);
-        TSNode value = ts_node_child_by_field_name(ch, "value", 5);
-        Word w;
-        if (!ts_node_is_null(value)) w = word(value);
-        else { w.loc = loc(ch); }
-        cmd.env.emplace_back(ts_node_is_null(name) ? "" : std::string(raw(name)), std::move(w));
-        return;
-      }
+      if (!have_name && is(ch, "variable_assignment")) return prefix_assignment(ch, cmd);
       if (is(ch, "command_name")) {
         have_name = true;
         TSNode inner = ts_node_named_child_count(ch) == 1 ? ts_node_named_child(ch, 0) : ch;
@@ -572,21 +594,7 @@ class Walker {
         arg_nodes.push_back(inner);
         return;
       }
-      if (redirect(ch) || is(ch, "comment")) return;
-      if (splits(ch) && expand_pieces(ch, cmd, arg_nodes)) return;
-      Word w = word(ch);
-      if (w.resolved && splits(ch)) {
-        // unquoted $X / ${X[@]} / "${X[@]}": the value splits into several words
-        for (auto& part : split_ws(w.text)) {
-          Word p = w;
-          p.text = part;
-          cmd.argv.push_back(std::move(p));
-          arg_nodes.push_back(ch);
-        }
-        return;
-      }
-      cmd.argv.push_back(std::move(w));
-      arg_nodes.push_back(ch);
+      if (!redirect(ch) && !is(ch, "comment")) argument(ch, cmd, arg_nodes);
     });
     if (!cmd.argv.empty()) {
       seen_command_ = true;
