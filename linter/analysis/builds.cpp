@@ -24,6 +24,18 @@ ParsedFile* mutable_file(Project& p, const ParsedFile* f) {
   return nullptr;
 }
 
+// Does some build arg give an ARG of `df` another value than its default, or a value to an
+// ARG declared without one? (An arg the Dockerfile never names changes nothing.)
+bool changes_defaults(const ParsedFile& df, const std::map<std::string, BuildArgValue>& args) {
+  for (const auto& [name, given] : args) {
+    const EnvSetting* declared = nullptr;
+    for (const EnvSetting& e : df.facts.env)
+      if (e.origin == EnvOrigin::Arg && e.name == name) declared = &e;
+    if (declared ? declared->value != given.value : df.src.text().find(name) != std::string::npos) return true;
+  }
+  return false;
+}
+
 // The facts of `df` built with `args`; empty when no fact uses one of them.
 FileFacts build_variant(const ParsedFile& df, const std::map<std::string, BuildArgValue>& args) {
   FileFacts v;
@@ -52,6 +64,7 @@ void Project::link_compose_builds() {
       if (!df) continue;
       std::map<std::string, BuildArgValue> args;
       for (const EnvSetting& a : b.args) args[a.name] = {a.value, a.loc};
+      if (!changes_defaults(*df, args)) continue;  // the Dockerfile's own facts already say it
       FileFacts v = build_variant(*df, args);
       if (!v.images.empty()) embed_merge(df->facts, std::move(v), static_cast<int>(df->facts.images.size()));
     }
