@@ -6,7 +6,10 @@
 //   JobConfig(parallelism=Parallelism(data_parallel_shard_degree=4)) -> job.parallelism.data_parallel_shard_degree = 4
 // The section is the class name without "Config", in snake case. Values that are not
 // literals (variables, calls, dicts) give no entry.
+#include <algorithm>
 #include <cctype>
+#include <map>
+#include <optional>
 
 #include "core/registry.h"
 
@@ -36,10 +39,7 @@ std::string section_of(const std::string& cls) {
   return out;
 }
 
-bool inside(const Range& in, const Range& out) {
-  auto le = [](int l1, int c1, int l2, int c2) { return l1 < l2 || (l1 == l2 && c1 <= c2); };
-  return le(out.line, out.col, in.line, in.col) && le(in.end_line, in.end_col, out.end_line, out.end_col);
-}
+bool before(const Range& a, const Range& b) { return a.line < b.line || (a.line == b.line && a.col < b.col); }
 
 std::string scalar_text(const PyArg& a) {
   if (a.kind == "true") return "true";
@@ -52,68 +52,54 @@ bool scalar_kind(const PyArg& a) {
          (a.kind == "string" || a.kind == "integer" || a.kind == "float" || a.kind == "true" || a.kind == "false");
 }
 
-class ConfigCalls {
- public:
-  explicit ConfigCalls(const std::vector<PyCall>& calls) : calls_(calls), paths_(calls.size()), done_(calls.size()) {}
-
-  void emit(std::vector<ConfigEntry>& out) {
-    for (size_t i = 0; i < calls_.size(); ++i) {
-      const std::vector<std::string>* path = path_of(i, 0);
-      if (!path) continue;
-      for (const PyArg& a : calls_[i].args) {
-        if (!scalar_kind(a)) continue;
-        ConfigEntry e;
-        e.path = *path;
-        e.path.push_back(a.keyword);
-        e.value = scalar_text(a);
-        e.key_loc = a.loc;
-        e.value_loc = a.loc;
-        out.push_back(std::move(e));
-      }
+// The section path of every config call: its own class name, or the path of the config call
+// whose keyword argument it is the value of, plus that keyword. Calls are taken in source
+// order, so an enclosing call always comes first; a value is found by where it ends.
+std::vector<std::optional<std::vector<std::string>>> config_paths(const std::vector<PyCall>& calls) {
+  std::map<std::pair<int, int>, std::vector<size_t>> by_end;
+  std::vector<size_t> order(calls.size());
+  for (size_t i = 0; i < calls.size(); ++i) {
+    by_end[{calls[i].loc.range.end_line, calls[i].loc.range.end_col}].push_back(i);
+    order[i] = i;
+  }
+  std::stable_sort(order.begin(), order.end(), [&](size_t x, size_t y) { return before(calls[x].loc.range, calls[y].loc.range); });
+  std::vector<std::optional<std::vector<std::string>>> paths(calls.size());
+  for (size_t i : order) {
+    std::string cls = last_name(calls[i].callee);
+    if (!paths[i] && config_class(cls)) paths[i] = std::vector<std::string>{section_of(cls)};
+    if (!paths[i] || paths[i]->size() > 8) continue;
+    for (const PyArg& a : calls[i].args) {
+      if (a.keyword.empty() || a.keyword[0] == '*' || a.is_literal) continue;
+      auto it = by_end.find({a.loc.range.end_line, a.loc.range.end_col});
+      if (it == by_end.end()) continue;
+      for (size_t j : it->second)
+        if (j != i && before(a.loc.range, calls[j].loc.range)) {
+          paths[j] = *paths[i];
+          paths[j]->push_back(a.keyword);
+        }
     }
   }
+  return paths;
+}
 
- private:
-  const std::vector<PyCall>& calls_;
-  std::vector<std::vector<std::string>> paths_;
-  std::vector<int> done_;  // 0 not yet, 1 a config, 2 not a config
-
-  // The section path of call `i` when it is a config (its own class, or the keyword value
-  // of a config call), else null.
-  const std::vector<std::string>* path_of(size_t i, int depth) {
-    if (done_[i]) return done_[i] == 1 ? &paths_[i] : nullptr;
-    done_[i] = 2;
-    std::vector<std::string> path;
-    if (depth < 8) path = enclosing(i, depth);
-    std::string cls = last_name(calls_[i].callee);
-    if (path.empty() && !config_class(cls)) return nullptr;
-    if (path.empty()) path.push_back(section_of(cls));
-    paths_[i] = std::move(path);
-    done_[i] = 1;
-    return &paths_[i];
+void emit(const PyCall& c, const std::vector<std::string>& path, std::vector<ConfigEntry>& out) {
+  for (const PyArg& a : c.args) {
+    if (!scalar_kind(a)) continue;
+    ConfigEntry e;
+    e.path = path;
+    e.path.push_back(a.keyword);
+    e.value = scalar_text(a);
+    e.key_loc = a.loc;
+    e.value_loc = a.loc;
+    out.push_back(std::move(e));
   }
-
-  // The path of the config call whose keyword argument holds call `i`, plus that keyword.
-  std::vector<std::string> enclosing(size_t i, int depth) {
-    const Location& at = calls_[i].loc;
-    for (size_t j = 0; j < calls_.size(); ++j) {
-      if (j == i || calls_[j].loc.path != at.path) continue;
-      for (const PyArg& a : calls_[j].args) {
-        if (a.keyword.empty() || a.keyword[0] == '*' || a.is_literal || !inside(at.range, a.loc.range)) continue;
-        const std::vector<std::string>* outer = path_of(j, depth + 1);
-        if (!outer) return {};
-        std::vector<std::string> p = *outer;
-        p.push_back(a.keyword);
-        return p;
-      }
-    }
-    return {};
-  }
-};
+}
 
 void python_configs(FileFacts& f) {
   if ((f.kind != FileKind::Python && f.kind != FileKind::Notebook) || f.python.calls.empty()) return;
-  ConfigCalls(f.python.calls).emit(f.config);
+  auto paths = config_paths(f.python.calls);
+  for (size_t i = 0; i < paths.size(); ++i)
+    if (paths[i]) emit(f.python.calls[i], *paths[i], f.config);
 }
 
 }  // namespace

@@ -330,6 +330,7 @@ class Walker {
     Location loc;
   };
   std::map<std::string, std::vector<Piece>> pieces_;
+  static constexpr size_t kMaxPieces = 512;  // words kept per variable (bounded memory)
 
   std::string_view raw(TSNode n) const {
     uint32_t b = ts_node_start_byte(n), e = ts_node_end_byte(n);
@@ -448,6 +449,7 @@ class Walker {
     size_t base = ts_node_start_byte(value) + inner;
     for (auto [b, e] : raw_tokens(r)) {
       std::string tok(r.substr(b, e - b));
+      if (out.size() > kMaxPieces) return std::nullopt;  // X="$X $X" doubling: not tracked
       if (const std::vector<Piece>* held = dq ? held_pieces(tok) : nullptr) {  // "$CMD --more": CMD's words stay where written
         out.insert(out.end(), held->begin(), held->end());
         continue;
@@ -477,7 +479,9 @@ class Walker {
       pieces_.erase(var);
       return;
     }
-    if (append) old->second.insert(old->second.end(), p->begin(), p->end());
+    if (append && old->second.size() + p->size() > kMaxPieces) pieces_.erase(old);
+    else if (append) old->second.insert(old->second.end(), p->begin(), p->end());
+    else if (p->size() > kMaxPieces) pieces_.erase(var);
     else pieces_[var] = std::move(*p);
   }
 
