@@ -30,7 +30,7 @@ std::vector<InstalledPackage> installs_of(const Project& p, std::string_view nam
 const PkgEnv* env_of(const Project& p, const Install& in) {
   for (const PkgEnv& env : environments(p))
     for (const PkgRun& run : env.runs)
-      if (run.install == &in && (!env.dockerfile || env.stage == in.stage)) return &env;
+      if (run.install == &in && (!env.dockerfile || env.stage == run.stage)) return &env;
   return nullptr;
 }
 
@@ -56,8 +56,10 @@ bool pip_like(Installer t) {
 bool conda_like(Installer t) { return t == Installer::Conda || t == Installer::CondaEnvFile; }
 
 std::vector<Related> command_of(const InstalledPackage& ip) {
-  if (ip.member->file == ip.run->file) return {};
-  return {{ip.run->install->loc, "installed by this command"}};
+  std::vector<Related> rel;
+  if (ip.member->file != ip.run->file) rel.push_back({ip.run->install->loc, "installed by this command"});
+  if (ip.run->via.range.valid()) rel.push_back({ip.run->via, "this RUN runs the script in the image"});
+  return rel;
 }
 
 std::vector<Related> install_sites(const Project& p, const ParsedFile& f) {

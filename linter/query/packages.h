@@ -43,7 +43,8 @@ bool lower_bound_only(const Requirement& r);
 bool pip_like(Installer t);
 bool conda_like(Installer t);
 
-// "installed by this command" when the requirement sits in another file than its command.
+// "installed by this command" when the requirement sits in another file than its command, and
+// the RUN that runs the script holding the command in an image (Project::image_scripts).
 std::vector<Related> command_of(const InstalledPackage& ip);
 // The commands / Dockerfile stages that install requirements-like file `f` (with the base
 // image of each stage), as related places; empty for other kinds of file.
