@@ -1,17 +1,95 @@
 #include "core/source.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cctype>
+#include <cstring>
+#include <mutex>
+
+#include "core/read_file.h"
 
 namespace sc {
 
 SourceFile::SourceFile(std::string display_path, std::string text)
     : path_(std::move(display_path)), text_(std::move(text)) {
-  line_starts_.push_back(0);
+  index_lines_();
+}
+
+void SourceFile::index_lines_() {
+  line_starts_.assign(1, 0);
+  ascii_ = true;
   for (size_t i = 0; i < text_.size(); ++i) {
     if (text_[i] == '\n') line_starts_.push_back(i + 1);
     if (static_cast<unsigned char>(text_[i]) >= 0x80) ascii_ = false;
   }
+}
+
+// The one released file whose text is loaded again (outputs and rules visit files one after
+// another, so one slot keeps memory bounded without re-reading a file per line).
+struct Restorer {
+  static std::mutex& mu() { static std::mutex m; return m; }
+  static std::atomic<SourceFile*>& slot() { static std::atomic<SourceFile*> s{nullptr}; return s; }
+  static void drop(SourceFile& f) {
+    std::string().swap(f.text_);
+    std::vector<size_t>().swap(f.line_starts_);
+    f.memo_line_ = 0;
+    f.loaded_ = false;
+  }
+  static void load(SourceFile& f) {
+    std::lock_guard<std::mutex> lock(mu());
+    if (f.loaded_) return;
+    if (SourceFile* prev = slot().exchange(&f); prev && prev != &f) drop(*prev);
+    std::string text, error;
+    if (!read_regular_file(f.reload_path_, text, error, f.size_) || hash_bytes(text) != f.hash_)
+      text.clear();  // gone or changed since it was linted: no line of it is shown
+    if (text.compare(0, 3, "\xEF\xBB\xBF") == 0) text.erase(0, 3);
+    f.text_ = std::move(text);
+    f.index_lines_();
+    f.loaded_ = true;
+  }
+  static void forget(SourceFile* f) {
+    if (slot().load() != f) return;
+    std::lock_guard<std::mutex> lock(mu());
+    SourceFile* expected = f;
+    slot().compare_exchange_strong(expected, nullptr);
+  }
+};
+
+SourceFile::~SourceFile() { Restorer::forget(this); }
+
+void SourceFile::release(std::string abs_path, uint64_t hash, size_t size) {
+  Restorer::forget(this);
+  reload_path_ = std::move(abs_path);
+  hash_ = hash;
+  size_ = size;
+  line_map_.clear();
+  Restorer::drop(*this);
+}
+
+const SourceFile& SourceFile::restored_() const {
+  if (!loaded_) Restorer::load(const_cast<SourceFile&>(*this));
+  return *this;
+}
+
+uint64_t hash_bytes(std::string_view s) {
+  const uint64_t k = 0x9E3779B97F4A7C15ull;
+  uint64_t h = 0x243F6A8885A308D3ull ^ (s.size() * k);
+  auto mix = [&](uint64_t v) {
+    h ^= v * k;
+    h = (h << 31 | h >> 33) * 0xC2B2AE3D27D4EB4Full;
+  };
+  size_t i = 0;
+  for (; i + 8 <= s.size(); i += 8) {
+    uint64_t v;
+    std::memcpy(&v, s.data() + i, 8);
+    mix(v);
+  }
+  uint64_t tail = 0;
+  std::memcpy(&tail, s.data() + i, s.size() - i);
+  mix(tail);
+  h ^= h >> 29;
+  h *= 0xBF58476D1CE4E5B9ull;
+  return h ^ (h >> 32);
 }
 
 int SourceFile::cols_in_line_(int l, std::string_view ln, size_t bytes) const {
@@ -28,6 +106,7 @@ int SourceFile::cols_in_line_(int l, std::string_view ln, size_t bytes) const {
 }
 
 std::string_view SourceFile::line(int line1) const {
+  restored_();
   if (line1 < 1 || line1 > line_count()) return {};
   size_t b = line_starts_[line1 - 1];
   size_t e = line1 < line_count() ? line_starts_[line1] - 1 : text_.size();
@@ -37,6 +116,7 @@ std::string_view SourceFile::line(int line1) const {
 }
 
 int SourceFile::line_of(size_t off) const {
+  restored_();
   auto it = std::upper_bound(line_starts_.begin(), line_starts_.end(), off);
   return static_cast<int>(it - line_starts_.begin());
 }
@@ -66,6 +146,7 @@ Range SourceFile::map_(int vl, size_t vc, int vel, size_t vec) const {
 }
 
 Range SourceFile::range(size_t begin, size_t end) const {
+  restored_();
   begin = std::min(begin, text_.size());
   end = std::max(begin, std::min(end, text_.size()));
   int l = line_of(begin), el = line_of(end);

@@ -116,7 +116,8 @@ bool usable_text(const WalkedFile& wf, std::string& text, std::vector<Notificati
 }
 
 // Reads a file once; returns false (with a notification) when it cannot be linted.
-bool read_file(const WalkedFile& wf, size_t max_bytes, std::string& text, std::vector<Notification>& notes) {
+bool read_file(const WalkedFile& wf, size_t max_bytes, std::string& text, uint64_t& hash,
+               std::vector<Notification>& notes) {
   auto fail = [&](const std::string& msg, const std::string& id, Level l = Level::Warning) {
     notes.push_back({l, wf.display, {}, msg, id});
     return false;
@@ -157,6 +158,7 @@ bool read_file(const WalkedFile& wf, size_t max_bytes, std::string& text, std::v
     }
   }
   close(fd);
+  hash = hash_bytes(text);
   return usable_text(wf, text, notes);
 }
 
@@ -192,11 +194,10 @@ void apply_inline_suppressions(LintResult& res, const LintOptions& opt, const st
   bool meta_on = (opt.select.empty() || opt.select.count(kUnusedSuppression)) && !opt.ignore.count(kUnusedSuppression);
   std::vector<Finding> unused;
   for (const auto& pf : res.project.files) {
-    std::vector<Notification> problems;
-    const auto* only = pf->facts.kind == FileKind::Markdown ? &pf->facts.code_lines : nullptr;
-    auto dirs = parse_suppressions(pf->src, opt.allow_reasonless_suppressions, problems, only);
-    if (!problems.empty()) res.input_error = true;
-    for (auto& n : problems) res.notifications.push_back(std::move(n));
+    if (!pf->suppression_problems.empty()) res.input_error = true;
+    for (auto& n : pf->suppression_problems) res.notifications.push_back(std::move(n));
+    pf->suppression_problems.clear();
+    auto& dirs = pf->suppressions;
     if (dirs.empty()) continue;
     apply_suppressions(dirs, res.findings);
     if (!meta_on) continue;
@@ -395,18 +396,34 @@ std::vector<Job> classify_files(const std::vector<WalkedFile>& files, const Lint
   return jobs;
 }
 
+// Inline suppression comments are read with the facts, while the text is there.
+void read_suppressions(ParsedFile& pf, const LintOptions& opt) {
+  if (!opt.inline_ignore || pf.src.text().find("sparkcheck") == std::string::npos) return;
+  const auto* only = pf.facts.kind == FileKind::Markdown ? &pf.facts.code_lines : nullptr;
+  pf.suppressions = parse_suppressions(pf.src, opt.allow_reasonless_suppressions, pf.suppression_problems, only);
+}
+
+// Once its facts are taken a file's text goes (outputs re-read the lines they show), unless a
+// rule reads the text itself or it came from stdin (nothing to re-read).
+void drop_text(ParsedFile& pf, const LintOptions& opt, size_t bytes_read) {
+  if (opt.stdin_text) return;
+  for (TextNeed need : text_needs())
+    if (need(pf.facts.kind, pf.src.text())) return;
+  pf.src.release(pf.abs_path, pf.content_hash, bytes_read);
+}
+
 void parse_job(Job& job, const LintOptions& opt, const Prefilter& filter) {
   const WalkedFile& wf = *job.wf;
-  if (opt.stdin_text) job.text = *opt.stdin_text;
-  else if (!read_file(wf, opt.max_file_bytes, job.text, job.notes)) return;
+  uint64_t hash = 0;
+  if (opt.stdin_text) job.text = *opt.stdin_text, hash = hash_bytes(job.text);
+  else if (!read_file(wf, opt.max_file_bytes, job.text, hash, job.notes)) return;
   auto pf = std::make_unique<ParsedFile>();
   pf->abs_path = wf.abs;
+  pf->content_hash = hash;
+  size_t bytes_read = job.text.size() + 3;  // a byte-order mark may have been dropped
   bool crlf = job.text.find("\r\n") != std::string::npos;
   pf->facts.kind = job.parser->kind();
   bool wanted = filter.wanted(pf->facts.kind, job.text);
-  // A file not parsed has no facts, so no finding or related place points into it: its
-  // text is kept only for suppression comments and for the places of its notifications.
-  if (!wanted && job.notes.empty() && job.text.find("sparkcheck") == std::string::npos) job.text = std::string();
   pf->src = SourceFile(wf.display, std::move(job.text));
   ParseDiag diag;
   try {
@@ -418,6 +435,8 @@ void parse_job(Job& job, const LintOptions& opt, const Prefilter& filter) {
   if (crlf && (pf->facts.kind == FileKind::Shell))
     diag.notes.push_back({Level::Warning, wf.display, {}, "CRLF line endings: bash reads the carriage returns as part of each command ($'\\r': command not found); convert to LF", "crlf"});
   for (auto& n : diag.notes) job.notes.push_back(std::move(n));
+  read_suppressions(*pf, opt);
+  drop_text(*pf, opt, bytes_read);
   job.pf = std::move(pf);
 }
 
