@@ -454,7 +454,9 @@ size_t thread_count(const LintOptions& opt) {
 
 // Step 2 (parallel): read and parse. Parsers are stateless; each job owns its output.
 void parse_files(std::vector<Job>& jobs, const LintOptions& opt) {
-  const Prefilter filter(opt.prefilter && prefilter_enabled_by_env());
+  // no file to parse (an empty directory): the knowledge tables are not even loaded
+  bool any = std::any_of(jobs.begin(), jobs.end(), [](const Job& j) { return j.parse; });
+  const Prefilter filter(any && opt.prefilter && prefilter_enabled_by_env());
   size_t n_threads = thread_count(opt);
   if (jobs.size() < 16) n_threads = 1;
   std::atomic<size_t> next{0}, done{0};
@@ -491,6 +493,7 @@ std::set<std::string> check_rules(const LintOptions& opt, LintResult& res) {
     if (!opt.select.empty() && !opt.select.count(id)) continue;
     if (opt.ignore.count(id)) continue;
     ran.insert(id);
+    if (res.project.files.empty()) continue;  // rules read files' facts: nothing to read, nothing to load
     col.start(id);
     try {
       r->check(res.project, col);
