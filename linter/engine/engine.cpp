@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <iterator>
 #include <atomic>
 #include <charconv>
 #include <cstdlib>
@@ -396,6 +397,27 @@ std::vector<Job> classify_files(const std::vector<WalkedFile>& files, const Lint
   return jobs;
 }
 
+template <class T> void shrink(std::vector<T>& v) {
+  if (v.capacity() > v.size()) std::vector<T>(std::make_move_iterator(v.begin()), std::make_move_iterator(v.end())).swap(v);
+}
+
+void shrink_command(Command& c) {
+  shrink(c.argv);
+  shrink(c.env);
+}
+
+// Facts stay for the whole run: the spare capacity of their lists goes once they are taken.
+void shrink_to_fit(FileFacts& f) {
+  for (Install& in : f.installs) shrink(in.packages);
+  for (Command& c : f.commands) shrink_command(c);
+  for (Command& c : f.sbatch) shrink_command(c);
+  for (ConfigEntry& e : f.config) shrink(e.path);
+  for (PyCall& c : f.python.calls) shrink(c.args);
+  shrink(f.installs), shrink(f.indexes), shrink(f.images), shrink(f.env), shrink(f.refs);
+  shrink(f.commands), shrink(f.sbatch), shrink(f.config), shrink(f.code_lines), shrink(f.ci_jobs);
+  shrink(f.python.imports), shrink(f.python.calls), shrink(f.python.assigns), shrink(f.python.strings);
+}
+
 // Inline suppression comments are read with the facts, while the text is there.
 void read_suppressions(ParsedFile& pf, const LintOptions& opt) {
   if (!opt.inline_ignore || pf.src.text().find("sparkcheck") == std::string::npos) return;
@@ -429,6 +451,7 @@ void parse_job(Job& job, const LintOptions& opt, const Prefilter& filter) {
   try {
     if (wanted) job.parser->parse(pf->src, pf->facts, diag);
     for (PostParsePass pass : post_parse_passes()) pass(pf->facts);
+    shrink_to_fit(pf->facts);
   } catch (const std::exception& e) {
     diag.error(wf.display, {}, std::string("internal error while parsing: ") + e.what(), "internal-error");
   }
@@ -560,6 +583,14 @@ void apply_baseline(const LintOptions& opt, LintResult& res) {
   res.findings = std::move(kept);
 }
 
+// walk -> read -> parse -> link; the walk's and the parse jobs' records go before the rules run.
+void read_project(const LintOptions& opt, const std::vector<std::string>& paths, LintResult& res) {
+  std::vector<WalkedFile> files = walk_files(opt, paths, res);
+  std::vector<Job> jobs = classify_files(files, opt);
+  parse_files(jobs, opt);
+  build_project(jobs, res);
+}
+
 }  // namespace
 
 // walk -> read -> parse -> link -> check -> suppress (policy) -> fingerprint -> baseline
@@ -567,10 +598,7 @@ LintResult run_lint(const LintOptions& opt) {
   LintResult res;
   std::vector<std::string> paths = opt.paths.empty() ? std::vector<std::string>{"."} : opt.paths;
   res.project.root = lint_root(opt, paths);
-  std::vector<WalkedFile> files = walk_files(opt, paths, res);
-  std::vector<Job> jobs = classify_files(files, opt);
-  parse_files(jobs, opt);
-  build_project(jobs, res);
+  read_project(opt, paths, res);
   std::set<std::string> ran = check_rules(opt, res);
   lower_off_spark(res);
   sort_and_dedupe(res.findings);
