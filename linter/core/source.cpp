@@ -15,13 +15,26 @@ SourceFile::SourceFile(std::string display_path, std::string text)
   index_lines_();
 }
 
+namespace {
+// Bytes [i, end) of s up to the first non-ASCII 8-byte word: the index where the scan stopped.
+size_t skip_ascii_words(std::string_view s, size_t i) {
+  for (uint64_t v; i + 8 <= s.size(); i += 8) {
+    std::memcpy(&v, s.data() + i, 8);
+    if (v & 0x8080808080808080ull) break;
+  }
+  return i;
+}
+}  // namespace
+
 void SourceFile::index_lines_() {
   line_starts_.assign(1, 0);
-  ascii_ = true;
-  for (size_t i = 0; i < text_.size(); ++i) {
-    if (text_[i] == '\n') line_starts_.push_back(i + 1);
-    if (static_cast<unsigned char>(text_[i]) >= 0x80) ascii_ = false;
-  }
+  const char* d = text_.data();
+  const char* end = d + text_.size();
+  for (const char* p = d; (p = static_cast<const char*>(std::memchr(p, '\n', static_cast<size_t>(end - p)))); ++p)
+    line_starts_.push_back(static_cast<size_t>(p - d) + 1);
+  size_t i = skip_ascii_words(text_, 0);
+  ascii_ = std::none_of(text_.begin() + static_cast<long>(i), text_.end(),
+                        [](char c) { return static_cast<unsigned char>(c) >= 0x80; });
 }
 
 // The one released file whose text is loaded again (outputs and rules visit files one after
@@ -168,7 +181,7 @@ bool valid_utf8(std::string_view s) {
   size_t i = 0, n = s.size();
   while (i < n) {
     unsigned char c = s[i];
-    if (c < 0x80) { ++i; continue; }
+    if (c < 0x80) { i = std::max(i + 1, skip_ascii_words(s, i)); continue; }
     int len = (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3 : (c & 0xF8) == 0xF0 ? 4 : 0;
     if (len == 0 || (len == 2 && c < 0xC2) || (len == 4 && c > 0xF4) || i + len > n) return false;
     for (int k = 1; k < len; ++k)
