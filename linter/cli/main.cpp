@@ -517,21 +517,17 @@ bool fix_args(const LintArgs& a) {
   return true;
 }
 
-// Writes one file's fixes, unless the file changed since the lint read it (its byte-order
-// mark, which the lint does not see, is kept).
+// Writes one file's fixes, unless the file changed since the lint read it.
 bool write_patch(const sc::FilePatch& p, bool quiet, bool& failed) {
-  std::ifstream in(p.abs_path, std::ios::binary);
-  std::string now((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  std::string bom = sc::starts_with(now, "\xEF\xBB\xBF") ? "\xEF\xBB\xBF" : "";
-  if (in.bad() || now.compare(bom.size(), std::string::npos, p.before) != 0) {
-    if (!quiet) std::cerr << "sparkcheck: " << sc::term_path(p.path) << ": not fixed: the file changed since it was read\n";
-    return false;
-  }
   std::string why;
-  if (sc::replace_file(p.abs_path, bom + p.after, why)) return true;
-  std::cerr << "sparkcheck: " << why << "\n";
-  failed = true;
-  return false;
+  sc::PatchWrite w = sc::write_patch(p.abs_path, p.before, p.after, why);
+  if (w == sc::PatchWrite::Changed && !quiet)
+    std::cerr << "sparkcheck: " << sc::term_path(p.path) << ": not fixed: the file changed since it was read\n";
+  if (w == sc::PatchWrite::Failed) {
+    std::cerr << "sparkcheck: " << why << "\n";
+    failed = true;
+  }
+  return w == sc::PatchWrite::Written;
 }
 
 constexpr int kFixPasses = 10;  // a fix skipped for an overlap is retried on the next pass

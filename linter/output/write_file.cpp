@@ -11,7 +11,9 @@
 #include <csignal>
 #include <cstdio>
 #include <cstring>
+#include <fstream>
 #include <iostream>
+#include <iterator>
 #include <sstream>
 
 namespace sc {
@@ -105,6 +107,16 @@ bool replace_file(const std::string& path, const std::string& data, std::string&
   if (!realpath(path.c_str(), real) || stat(real, &st) != 0) { error = fail(path, errno); return false; }
   if (!S_ISREG(st.st_mode)) { error = fail(path, EINVAL); return false; }
   return write_replacing(real, data, st.st_mode & 07777, error);
+}
+
+PatchWrite write_patch(const std::string& path, const std::string& before, const std::string& after, std::string& error) {
+  std::ifstream in(path, std::ios::binary);
+  std::string now((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (!in.is_open() || in.bad()) { error = "cannot read " + path; return PatchWrite::Failed; }
+  const std::string bom = "\xEF\xBB\xBF";
+  size_t skip = now.compare(0, bom.size(), bom) == 0 ? bom.size() : 0;
+  if (now.compare(skip, std::string::npos, before) != 0) return PatchWrite::Changed;
+  return replace_file(path, now.substr(0, skip) + after, error) ? PatchWrite::Written : PatchWrite::Failed;
 }
 
 }  // namespace sc

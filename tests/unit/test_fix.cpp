@@ -3,7 +3,12 @@
 #include <catch2/catch.hpp>
 
 #include "engine/fix.h"
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+
 #include "output/diff.h"
+#include "output/write_file.h"
 #include "rule_check.h"
 
 using namespace sc;
@@ -86,4 +91,21 @@ TEST_CASE("rule fixes: G7 edits the list as written, also in a notebook's JSON",
   auto none = bw.run("G7");
   REQUIRE(none.findings.size() == 1);
   CHECK(none.findings[0].fixes.empty());  // "Blackwell" takes no suffix
+}
+
+TEST_CASE("write_patch: keeps a byte-order mark, refuses a file that changed since it was read", "[fix]") {
+  auto path = (std::filesystem::temp_directory_path() / "sc-test-fix.txt").string();
+  auto put = [&](const std::string& t) { std::ofstream(path, std::ios::binary) << t; };
+  auto get = [&] {
+    std::ifstream in(path, std::ios::binary);
+    return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  };
+  std::string err;
+  put("\xEF\xBB\xBF" "A=12.1\r\n");
+  CHECK(write_patch(path, "A=12.1\r\n", "A=12.1a\r\n", err) == PatchWrite::Written);
+  CHECK(get() == "\xEF\xBB\xBF" "A=12.1a\r\n");
+  CHECK(write_patch(path, "A=12.1\r\n", "A=12.1a\r\n", err) == PatchWrite::Changed);  // not what was read
+  CHECK(get() == "\xEF\xBB\xBF" "A=12.1a\r\n");
+  std::filesystem::remove(path);
+  CHECK(write_patch(path, "", "x", err) == PatchWrite::Failed);
 }
