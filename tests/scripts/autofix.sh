@@ -70,6 +70,16 @@ check "G2 fix calls FastModel.from_pretrained" grep -q '^model, tok = FastModel.
 out="$(lint train.py --format concise)"
 check "G2 finding gone after the fix" bash -c '! grep -q G2 <<<"$1"' _ "$out"
 
+# overlapping fixes: the second waits for the next pass (one import, one --no-deps)
+mkdir -p "$P/ov"
+printf '#!/bin/sh\npip install unsloth unsloth_zoo\n' > "$P/ov/s.sh"
+printf 'from unsloth import FastLanguageModel\na = FastLanguageModel.from_pretrained("unsloth/Llama-3.2-3B-Instruct", attn_implementation="sdpa")\nb = FastLanguageModel.from_pretrained("unsloth/Qwen3-4B", attn_implementation="sdpa")\n' > "$P/ov/t.py"
+out="$(lint ov --fix --unsafe-fixes)"; rc=$?
+check "overlapping fixes: one --no-deps" grep -qx 'pip install --no-deps unsloth unsloth_zoo' "$P/ov/s.sh"
+check "overlapping fixes: FastModel imported once" grep -qx 'from unsloth import FastLanguageModel, FastModel' "$P/ov/t.py"
+check "overlapping fixes: both calls fixed (second pass)" [ "$(grep -c '= FastModel.from_pretrained' "$P/ov/t.py")" -eq 2 ]
+check "overlapping fixes: nothing left, exit 0" [ "$rc" -eq 0 ]
+
 # notebooks: the edit lands inside the cell's JSON string and the notebook stays valid JSON
 cp "$SC_SOURCE_DIR/fixtures/G7/nvfp4-notebook.ipynb" "$P/nb.ipynb"
 lint nb.ipynb --fix >/dev/null
