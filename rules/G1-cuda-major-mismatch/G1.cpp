@@ -52,7 +52,7 @@ void cuda12_finding(Reporter& out, int v, const Location& loc, const std::string
 // cuXYZ -> cu130 in a PyTorch index URL, when the install pins torch to a release with cu130
 // wheels (knowledge/cuda.yaml torch-cu130-wheels) and nothing else to a CUDA build or a
 // torchvision/torchaudio release whose cu130 wheels are not on record.
-std::optional<Fix> cu130_index_fix(const Project& p, const Install& in, const IndexUrl& ix) {
+std::optional<Fix> cu130_index_fix(const Project& p, const Install& in, const IndexUrl& ix, const Location& written) {
   if (!knowledge::table("pytorch-cu12-indexes").match(lower(ix.url))) return std::nullopt;
   bool torch_ok = false;
   for (const Requirement& r : in.packages) {
@@ -64,18 +64,28 @@ std::optional<Fix> cu130_index_fix(const Project& p, const Install& in, const In
   size_t seg = u.rfind("/cu");
   if (!torch_ok || seg == std::string::npos) return std::nullopt;
   std::string old = u.substr(seg, 6);  // "/cu128"
-  return query::make_fix("Use the cu130 index", true, {query::replace_in(p, ix.loc, old, "/cu130")});
+  return query::make_fix("Use the cu130 index", true, {query::replace_in(p, written, old, "/cu130")});
 }
 
-void index_urls(const Project& p, const Install& in, const std::vector<Related>& sites, Reporter& out) {
-  for (const IndexUrl& ix : in.indexes)
-    if (int v = cuda_of_url(ix.url); cuda12_build(v))
-      cuda12_finding(out, v, ix.loc, "wheel index " + ix.url + " serves CUDA " + cuda_text(v) + " builds: ",
-                     "they carry no Blackwell (sm_120/sm_121) kernels, so they cannot run on the Spark's GB10, and "
-                     "they pull a CUDA 12 stack onto its CUDA 13 host",
-                     "a self-consistent cu12x stack runs on the Spark via sm_120 kernels, but it is slower than cu130, "
-                     "unsupported by NVIDIA's Spark playbooks, and breaks as soon as a CUDA 13 package joins it",
-                     sites, cu130_index_fix(p, in, ix));
+// ---- an install's index option; a URL held in a variable (ARG, ENV, VAR=) is reported where
+// the URL is written, with the install that uses it as a related place
+void index_urls(const Project& p, const ParsedFile& f, const Install& in, std::vector<Related> sites, Reporter& out) {
+  for (const IndexUrl& ix : in.indexes) {
+    int v = cuda_of_url(ix.url);
+    if (!cuda12_build(v)) continue;
+    Location at = ix.loc;
+    std::vector<Related> rel = sites;
+    if (const EnvSetting* e = query::setting_behind(f, ix.loc, ix.url)) {
+      at = e->loc;
+      rel.insert(rel.begin(), {ix.loc, "$" + e->name + " used here as a wheel index"});
+    }
+    cuda12_finding(out, v, at, "wheel index " + ix.url + " serves CUDA " + cuda_text(v) + " builds: ",
+                   "they carry no Blackwell (sm_120/sm_121) kernels, so they cannot run on the Spark's GB10, and "
+                   "they pull a CUDA 12 stack onto its CUDA 13 host",
+                   "a self-consistent cu12x stack runs on the Spark via sm_120 kernels, but it is slower than cu130, "
+                   "unsupported by NVIDIA's Spark playbooks, and breaks as soon as a CUDA 13 package joins it",
+                   rel, at.range == ix.loc.range ? cu130_index_fix(p, in, ix, at) : std::nullopt);  // not a shared ARG
+  }
 }
 
 // ---- a +cuXYZ local version below CUDA 13
@@ -140,11 +150,15 @@ void cuda11_name(const Requirement& r, const std::vector<Related>& sites, Report
                        "use the CUDA 13 variant of the package (-cu13 / cuda13x / [cuda13])", sites));
 }
 
+// Installs for another platform (an NPU/ROCm/Windows/macOS file, a stage on a ROCm or Ascend
+// image) are not Spark installs.
 void version_tags(const Project& p, const ParsedFile& f, Reporter& out) {
+  if (query::other_platform(f.src.path())) return;
   index_variables(f, out);
   auto sites = query::install_sites(p, f);
   for (const Install& in : f.facts.installs) {
-    index_urls(p, in, sites, out);
+    if (query::other_platform_install(p, f, in)) continue;
+    index_urls(p, f, in, sites, out);
     for (const Requirement& r : in.packages) {
       if (requirement_skips_aarch64(r)) continue;
       local_version(r, sites, out);
@@ -215,6 +229,7 @@ void image(const Project& p, const Image& im, Reporter& out) {
 
 // Every Image fact of any file (Dockerfile FROM, docker run, compose image:).
 void images(const Project& p, const ParsedFile& f, Reporter& out) {
+  if (query::other_platform(f.src.path())) return;
   for (const Image& im : f.facts.images)
     if (!im.from_stage && !smoke_test_stage(f, im.stage)) image(p, im, out);
 }
@@ -361,6 +376,7 @@ void default_index_torch(const Project& p, const EnvView& v, const InstalledPack
 }
 
 void environment(const Project& p, const PkgEnv& env, Reporter& out) {
+  if (query::other_platform_env(env)) return;
   ImageCuda ic = env.image ? image_cuda(env.image->ref) : ImageCuda{};
   EnvView v{env, ic, ic.known && ic.major <= 12, cuda13_evidence(env, ic)};
   auto pkgs = query::packages_in(env);
