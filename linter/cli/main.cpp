@@ -21,8 +21,10 @@
 #include "core/registry.h"
 #include "core/rule_docs.h"
 #include "core/suppress.h"
+#include "engine/fix.h"
 #include "engine/lint_status.h"
 #include "output/cli_docs.h"
+#include "output/diff.h"
 #include "output/escape.h"
 #include "output/output.h"
 #include "output/statistics.h"
@@ -192,6 +194,7 @@ struct LintArgs {
   std::vector<std::string> extend_select, extend_ignore;
   bool no_ignore = false, no_config = false, no_inline_ignore = false, show_suppressed = false;
   bool statistics = false, exit_zero = false, show_files = false, quiet = false, no_prefilter = false;
+  bool fix = false, unsafe_fixes = false, diff = false;
   int verbose = 0;
   size_t jobs = 0;
   double max_mb = 10;
@@ -241,6 +244,9 @@ void add_lint_command(CLI::App& app, LintArgs& a) {
                  "Parse every file, also those without a trigger word (audit; same as SPARKCHECK_NO_PREFILTER=1)");
   lint->add_flag("-q,--quiet", a.quiet, "Print the findings only: no progress, no messages on standard error");
   lint->add_flag("-v,--verbose", a.verbose, "Print the configuration in use, timings and skipped files on standard error");
+  lint->add_flag("--fix", a.fix, "Apply the safe fixes to the files, then report what remains");
+  lint->add_flag("--unsafe-fixes", a.unsafe_fixes, "Apply (with --fix) or show (with --diff) the unsafe fixes too: they change what gets installed");
+  lint->add_flag("--diff", a.diff, "Print the changes --fix would make as a unified diff; write nothing (exit 1 when there are any)");
 }
 
 struct ConfigArgs {
@@ -423,9 +429,11 @@ bool write_baseline_file(const sc::LintResult& res, const std::string& file, boo
 
 // Every requested format, each a checked write (a file through a temporary file and rename).
 bool write_outputs(const sc::LintResult& res, const LintArgs& a, const sc::Config& cfg, const std::vector<FormatSpec>& specs,
-                   int argc, char** argv) {
+                   int argc, char** argv, long fixed) {
   sc::OutputOptions oo;
   oo.show_suppressed = a.show_suppressed;
+  oo.unsafe_fixes = a.unsafe_fixes;
+  oo.fixed = fixed;
   oo.config_file = cfg.file;
   if (const char* sum = getenv("GITHUB_STEP_SUMMARY")) oo.summary_file = sum;
   oo.working_directory = res.project.root;
@@ -503,11 +511,67 @@ bool show_files(const sc::LintResult& res) {
   return true;
 }
 
+// --fix, --diff: files only (standard input has nowhere to be written back).
+bool fix_args(const LintArgs& a) {
+  if ((a.fix || a.diff) && !a.stdin_filename.empty()) {
+    std::cerr << "sparkcheck: --fix and --diff change files; they do not read standard input\n";
+    return false;
+  }
+  if (a.fix && a.diff) {
+    std::cerr << "sparkcheck: --diff shows what --fix would write; give one of them\n";
+    return false;
+  }
+  return true;
+}
+
+// Writes one file's fixes, unless the file changed since the lint read it.
+bool write_patch(const sc::FilePatch& p, bool quiet, bool& failed) {
+  std::string why;
+  sc::PatchWrite w = sc::write_patch(p.abs_path, p.before, p.after, why);
+  if (w == sc::PatchWrite::Changed && !quiet)
+    std::cerr << "sparkcheck: " << sc::term_path(p.path) << ": not fixed: the file changed since it was read\n";
+  if (w == sc::PatchWrite::Failed) {
+    std::cerr << "sparkcheck: " << why << "\n";
+    failed = true;
+  }
+  return w == sc::PatchWrite::Written;
+}
+
+constexpr int kFixPasses = 10;  // a fix skipped for an overlap is retried on the next pass
+
+// --fix: apply, lint again, until nothing more applies; `res` ends as the last lint.
+long fix_files(sc::LintResult& res, const sc::LintOptions& opt, const LintArgs& a, bool& failed) {
+  long fixed = 0;
+  for (int pass = 0; pass < kFixPasses; ++pass) {
+    size_t wrote = 0;
+    for (const sc::FilePatch& p : sc::plan_fixes(res, a.unsafe_fixes))
+      if (write_patch(p, a.quiet, failed)) fixed += static_cast<long>(p.fixes), ++wrote;
+    if (wrote == 0) break;
+    res = sc::run_lint(opt);
+  }
+  return fixed;
+}
+
+// --diff: what --fix would change (the first pass), on standard output.
+int print_diff(const sc::LintResult& res, const LintArgs& a) {
+  size_t fixes = 0;
+  auto patches = sc::plan_fixes(res, a.unsafe_fixes);
+  for (const sc::FilePatch& p : patches) {
+    std::cout << sc::unified_diff(p);
+    fixes += p.fixes;
+  }
+  if (!a.quiet && fixes)
+    std::cerr << "sparkcheck: would fix " << fixes << (fixes == 1 ? " finding" : " findings") << " in " << patches.size()
+              << (patches.size() == 1 ? " file" : " files") << "\n";
+  return patches.empty() ? kExitClean : kExitFindings;
+}
+
 int cmd_lint(LintArgs& a, int argc, char** argv) {
   sc::Config cfg;
   sc::LintOptions opt;
   std::vector<FormatSpec> specs;
-  if (!stdin_paths(a) || !lint_config(a, cfg) || !lint_options(a, cfg, opt) || !output_specs(a, specs)) return kExitError;
+  if (!stdin_paths(a) || !fix_args(a) || !lint_config(a, cfg) || !lint_options(a, cfg, opt) || !output_specs(a, specs))
+    return kExitError;
   sc::remove_temp_files_on_signals();
   auto t0 = std::chrono::steady_clock::now();
   sc::LintResult res;
@@ -515,13 +579,19 @@ int cmd_lint(LintArgs& a, int argc, char** argv) {
     Progress progress;
     if (!a.quiet && isatty(2)) opt.progress = std::ref(progress);
     res = sc::run_lint(opt);
+    opt.progress = nullptr;
   }
   if (a.verbose && !a.quiet) print_verbose(res, cfg, seconds_since(t0));
   if (a.show_files) return show_files(res) && res.complete ? kExitClean : kExitError;
+  if (a.diff) return res.complete ? print_diff(res, a) : kExitError;
+  bool failed = false;
+  long fixed = a.fix && res.complete ? fix_files(res, opt, a, failed) : -1;
   if (!a.write_baseline.empty() && !write_baseline_file(res, a.write_baseline, a.quiet)) return kExitError;
   if (a.statistics) sc::write_statistics(res, std::cout);
-  else if (!write_outputs(res, a, cfg, specs, argc, argv)) return kExitError;
-  return lint_exit_code(res, a, cfg);
+  else if (!write_outputs(res, a, cfg, specs, argc, argv, fixed)) return kExitError;
+  if (fixed >= 0 && !a.quiet && (a.statistics || specs.size() != 1 || specs[0].name != "text" || !specs[0].file.empty()))
+    std::cerr << "sparkcheck: fixed " << fixed << (fixed == 1 ? " finding" : " findings") << "\n";
+  return failed ? kExitError : lint_exit_code(res, a, cfg);
 }
 
 // {a,b,c} from CLI11's "TEXT:{a,b,c}" (an IsMember check).

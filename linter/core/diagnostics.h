@@ -23,10 +23,12 @@ struct Suppression {
 };
 
 // One text replacement in a linted file: the text of `loc.range` (1-based lines, columns in
-// characters as every Location, end exclusive) becomes `text`.
+// characters as every Location, end exclusive) becomes `text`. `old` is the text the range
+// held when the rule read it: --fix applies the edit only where the file still says that.
 struct Edit {
   Location loc;
   std::string text;
+  std::string old;
 };
 
 // A machine-applicable fix. Safe fixes keep the environment's meaning and apply with

@@ -134,6 +134,25 @@ int SourceFile::line_of(size_t off) const {
   return static_cast<int>(it - line_starts_.begin());
 }
 
+// Byte offset of a 1-based line and column (code points); npos past the line's end.
+static size_t col_offset(std::string_view ln, size_t start, int col) {
+  size_t i = 0;
+  int cp = 1;
+  for (; cp < col && i < ln.size(); ++cp) {
+    ++i;
+    while (i < ln.size() && (static_cast<unsigned char>(ln[i]) & 0xC0) == 0x80) ++i;
+  }
+  return cp < col ? std::string_view::npos : start + i;
+}
+
+bool SourceFile::offsets(const Range& r, size_t& begin, size_t& end) const {
+  if (!line_map_.empty() || r.line < 1 || r.end_line < r.line || r.end_line > line_count() || r.col < 1 || r.end_col < 1)
+    return false;
+  begin = col_offset(line(r.line), line_start(r.line), r.col);
+  end = col_offset(line(r.end_line), line_start(r.end_line), r.end_col);
+  return begin != std::string_view::npos && end != std::string_view::npos && begin <= end;
+}
+
 Range SourceFile::map_(int vl, size_t vc, int vel, size_t vec) const {
   // vl/vel are 1-based view lines, vc/vec are 0-based byte columns in the view line.
   auto conv = [&](int l, size_t c, int& out_line, int& out_col) {

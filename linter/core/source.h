@@ -56,6 +56,8 @@ class SourceFile {
   size_t line_start(int line1) const { return restored_().line_starts_[line1 - 1]; }
   // Which 1-based line holds byte offset `off`.
   int line_of(size_t off) const;
+  // Byte offsets of a range of this file (not of a view); false when it lies outside the text.
+  bool offsets(const Range& r, size_t& begin, size_t& end) const;
 
   // For views: view line i (0-based) starts at real line map[i].line, and
   // byte offset 0 of that view line is at real column map[i].col_bytes

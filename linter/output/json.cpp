@@ -19,6 +19,21 @@ nlohmann::ordered_json loc_json(const Location& l) {
   return j;
 }
 
+nlohmann::ordered_json fixes_json(const std::vector<Fix>& fixes) {
+  nlohmann::ordered_json a = nlohmann::ordered_json::array();
+  for (const Fix& fx : fixes) {
+    nlohmann::ordered_json edits = nlohmann::ordered_json::array();
+    for (const Edit& e : fx.edits) {
+      nlohmann::ordered_json j = loc_json(e.loc);
+      j["content"] = e.text;
+      j["old"] = e.old;
+      edits.push_back(j);
+    }
+    a.push_back({{"title", fx.title}, {"applicability", fx.safe ? "safe" : "unsafe"}, {"edits", edits}});
+  }
+  return a;
+}
+
 void write_json(const LintResult& r, std::ostream& out, const OutputOptions&) {
   nlohmann::ordered_json findings = nlohmann::ordered_json::array();
   for (const auto& f : r.findings) {
@@ -27,6 +42,7 @@ void write_json(const LintResult& r, std::ostream& out, const OutputOptions&) {
     j["level"] = level_name(f.level);
     j["message"] = f.message;
     j["fix"] = f.fix;
+    if (!f.fixes.empty()) j["fixes"] = fixes_json(f.fixes);  // machine-applicable edits (--fix)
     j["fingerprint"] = f.fingerprint;
     j["related"] = nlohmann::ordered_json::array();
     for (const auto& rel : f.related) {

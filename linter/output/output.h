@@ -18,6 +18,8 @@ struct OutputOptions {
   size_t annotation_limit = 10;     // github: per-step cap per level
   std::string summary_file;         // github: $GITHUB_STEP_SUMMARY
   std::string config_file;          // configuration file in use (text summary, SARIF invocation)
+  bool unsafe_fixes = false;        // --unsafe-fixes: unsafe fixes count as fixable
+  long fixed = -1;                  // --fix: findings fixed (text summary); -1 without --fix
 };
 
 using WriterFn = void (*)(const LintResult&, std::ostream&, const OutputOptions&);

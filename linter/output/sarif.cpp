@@ -1,5 +1,6 @@
 // SARIF 2.1.0 for GitHub code scanning and other SARIF consumers.
 // Rules come from the embedded rule docs; URIs are %SRCROOT%-relative.
+#include <algorithm>
 #include <nlohmann/json.hpp>
 
 #include "core/rule_docs.h"
@@ -93,10 +94,10 @@ static ojson context_region(const SourceFile& src, const Range& r) {
   return {{"startLine", r.line}, {"endLine", last}, {"snippet", {{"text", text}}}};
 }
 
+static ojson artifact(const std::string& path);
+
 static ojson phys(const Location& l, const LintResult& res) {
-  ojson art = {{"uri", uri_encode_path(l.path)}, {"uriBaseId", "%SRCROOT%"}};
-  if (!l.path.empty() && l.path[0] == '/') art = {{"uri", "file://" + uri_encode_path(l.path)}};
-  ojson p = {{"artifactLocation", art}};
+  ojson p = {{"artifactLocation", artifact(l.path)}};
   if (l.range.valid()) {
     p["region"] = region_json(l.range);
     if (const ParsedFile* pf = res.project.find(l.path)) {
@@ -117,6 +118,38 @@ ojson sarif_notification(const Notification& n, const LintResult& res) {
   return j;
 }
 
+// An edit's place: an empty region (start == end) is an insertion point.
+static ojson deleted_region(const Range& r) {
+  return {{"startLine", r.line}, {"startColumn", r.col}, {"endLine", r.end_line}, {"endColumn", r.end_col}};
+}
+
+static ojson artifact(const std::string& path) {
+  if (!path.empty() && path[0] == '/') return {{"uri", "file://" + uri_encode_path(path)}};
+  return {{"uri", uri_encode_path(path)}, {"uriBaseId", "%SRCROOT%"}};
+}
+
+// SARIF fix objects: one artifactChange per file, its edits as replacements.
+static ojson sarif_fixes(const std::vector<Fix>& fixes) {
+  ojson out = ojson::array();
+  for (const Fix& fx : fixes) {
+    ojson changes = ojson::array();
+    std::vector<std::string> paths;
+    for (const Edit& e : fx.edits)
+      if (std::find(paths.begin(), paths.end(), e.loc.path) == paths.end()) paths.push_back(e.loc.path);
+    for (const std::string& path : paths) {
+      ojson reps = ojson::array();
+      for (const Edit& e : fx.edits)
+        if (e.loc.path == path)
+          reps.push_back({{"deletedRegion", deleted_region(e.loc.range)}, {"insertedContent", {{"text", e.text}}}});
+      changes.push_back({{"artifactLocation", artifact(path)}, {"replacements", reps}});
+    }
+    out.push_back({{"description", {{"text", fx.title}}},
+                   {"artifactChanges", changes},
+                   {"properties", {{"applicability", fx.safe ? "safe" : "unsafe"}}}});
+  }
+  return out;
+}
+
 static ojson sarif_result(const Finding& f, const LintResult& r) {
   std::string text = f.message;
   if (!f.fix.empty()) text += " Fix: " + f.fix;
@@ -134,6 +167,7 @@ static ojson sarif_result(const Finding& f, const LintResult& r) {
       rel.push_back({{"id", id++}, {"physicalLocation", phys(x.loc, r)}, {"message", {{"text", x.message}}}});
     res["relatedLocations"] = rel;
   }
+  if (!f.fixes.empty()) res["fixes"] = sarif_fixes(f.fixes);
   if (!f.suppressions.empty()) {
     ojson sup = ojson::array();
     for (const auto& s : f.suppressions) {

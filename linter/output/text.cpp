@@ -2,6 +2,7 @@
 // with a marker under the range, the fix, related places, and a summary.
 #include <algorithm>
 
+#include "engine/fix.h"
 #include "output/escape.h"
 #include "output/output.h"
 
@@ -53,10 +54,11 @@ void snippet(std::ostream& out, const LintResult& r, const Location& loc, const 
       << "\n";
 }
 
-void print_finding(std::ostream& out, const LintResult& r, const Finding& f, const Style& st) {
+void print_finding(std::ostream& out, const LintResult& r, const Finding& f, const Style& st, bool unsafe) {
   const auto& rg = f.loc.range;
   out << st.c("1", term_path(f.loc.path) + ":" + std::to_string(rg.line) + ":" + std::to_string(rg.col) + ":") << " "
-      << st.c(level_color(f.level), std::string(level_name(f.level)) + "[" + f.rule + "]") << ": " << term_safe(f.message)
+      << st.c(level_color(f.level), std::string(level_name(f.level)) + "[" + f.rule + "]") << ": "
+      << (applicable_fix(f, unsafe) ? st.c("1;32", "[*]") + " " : "") << term_safe(f.message)
       << (f.suppressions.empty() ? "" : " (suppressed: " + term_safe(f.suppressions[0].justification) + ")") << "\n";
   snippet(out, r, f.loc, st);
   if (!f.fix.empty()) out << "    " << st.c("1;32", "fix:") << " " << term_safe(f.fix) << "\n";
@@ -91,6 +93,19 @@ std::string summary_line(const LintResult& r, const size_t counts[3], size_t sup
   return summary;
 }
 
+// "[*] 2 fixable with --fix (1 hidden fix can be enabled with --unsafe-fixes)."; empty when none.
+std::string fixable_line(const LintResult& r, bool unsafe) {
+  size_t fixable = 0, hidden = 0;
+  for (const auto& f : r.findings) {
+    if (applicable_fix(f, unsafe)) ++fixable;
+    else if (applicable_fix(f, true)) ++hidden;
+  }
+  if (fixable + hidden == 0) return {};
+  std::string s = "[*] " + std::to_string(fixable) + " fixable with --fix";
+  if (hidden) s += " (" + std::to_string(hidden) + (hidden == 1 ? " hidden fix" : " hidden fixes") + " can be enabled with --unsafe-fixes)";
+  return s + ".";
+}
+
 void write_text(const LintResult& r, std::ostream& out, const OutputOptions& o) {
   Style st{o.color};
   size_t counts[3] = {0, 0, 0}, suppressed = 0;
@@ -100,12 +115,14 @@ void write_text(const LintResult& r, std::ostream& out, const OutputOptions& o) 
       if (!o.show_suppressed) continue;
     }
     counts[static_cast<int>(f.level)]++;
-    print_finding(out, r, f, st);
+    print_finding(out, r, f, st, o.unsafe_fixes);
   }
   for (const auto& n : r.notifications) print_notification(out, n, st);
   bool any = counts[0] + counts[1] + counts[2] > 0;
   std::string summary = summary_line(r, counts, suppressed);
   out << (any ? st.c("1", summary) : st.c("1;32", summary)) << ".\n";
+  if (o.fixed >= 0) out << "Fixed " << plural(static_cast<size_t>(o.fixed), "finding") << ".\n";
+  if (std::string fl = fixable_line(r, o.unsafe_fixes); !fl.empty()) out << fl << "\n";
   if (!o.config_file.empty()) out << "Configuration: " << term_safe(o.config_file) << "\n";
 }
 

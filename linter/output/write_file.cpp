@@ -5,11 +5,15 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <climits>
+#include <cstdlib>
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
 #include <cstring>
+#include <fstream>
 #include <iostream>
+#include <iterator>
 #include <sstream>
 
 namespace sc {
@@ -52,7 +56,7 @@ bool write_special(const std::string& path, const std::string& data, std::string
   return ok;
 }
 
-bool write_replacing(const std::string& path, const std::string& data, std::string& error) {
+bool write_replacing(const std::string& path, const std::string& data, mode_t mode, std::string& error) {
   size_t slash = path.rfind('/');
   std::string dir = slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
   std::string base = slash == std::string::npos ? path : path.substr(slash + 1);
@@ -62,9 +66,7 @@ bool write_replacing(const std::string& path, const std::string& data, std::stri
   int fd = mkstemp(g_temp);
   if (fd < 0) { error = fail(path, errno); return false; }
   g_temp_set = true;
-  mode_t um = umask(0);
-  umask(um);
-  bool ok = fchmod(fd, 0666 & ~um) == 0 && write_all(fd, data);
+  bool ok = fchmod(fd, mode) == 0 && write_all(fd, data);
   int e = errno;
   if (close(fd) != 0 && ok) { ok = false; e = errno; }
   if (ok && rename(g_temp, path.c_str()) != 0) { ok = false; e = errno; }
@@ -94,7 +96,27 @@ bool write_report(const std::string& path, const std::function<void(std::ostream
   }
   struct stat st;
   if (stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) return write_special(path, data, error);
-  return write_replacing(path, data, error);
+  mode_t um = umask(0);
+  umask(um);
+  return write_replacing(path, data, 0666 & ~um, error);
+}
+
+bool replace_file(const std::string& path, const std::string& data, std::string& error) {
+  char real[PATH_MAX];
+  struct stat st;
+  if (!realpath(path.c_str(), real) || stat(real, &st) != 0) { error = fail(path, errno); return false; }
+  if (!S_ISREG(st.st_mode)) { error = fail(path, EINVAL); return false; }
+  return write_replacing(real, data, st.st_mode & 07777, error);
+}
+
+PatchWrite write_patch(const std::string& path, const std::string& before, const std::string& after, std::string& error) {
+  std::ifstream in(path, std::ios::binary);
+  std::string now((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (!in.is_open() || in.bad()) { error = "cannot read " + path; return PatchWrite::Failed; }
+  const std::string bom = "\xEF\xBB\xBF";
+  size_t skip = now.compare(0, bom.size(), bom) == 0 ? bom.size() : 0;
+  if (now.compare(skip, std::string::npos, before) != 0) return PatchWrite::Changed;
+  return replace_file(path, now.substr(0, skip) + after, error) ? PatchWrite::Written : PatchWrite::Failed;
 }
 
 }  // namespace sc

@@ -14,6 +14,15 @@ namespace sc {
 // is empty. Returns false with `error` naming the path and the reason.
 bool write_report(const std::string& path, const std::function<void(std::ostream&)>& fn, std::string& error);
 
+// Replaces the regular file `path` (through a symbolic link: its target) with `data` the same
+// way, keeping its permission bits (--fix).
+bool replace_file(const std::string& path, const std::string& data, std::string& error);
+
+// --fix: replaces `before` by `after` in the file at `path` (replace_file), unless the file no
+// longer holds `before` (the text the lint read; a byte-order mark in front is kept).
+enum class PatchWrite { Written, Changed, Failed };
+PatchWrite write_patch(const std::string& path, const std::string& before, const std::string& after, std::string& error);
+
 // Installs the SIGINT/SIGTERM handlers that remove a temporary file in flight.
 void remove_temp_files_on_signals();
 

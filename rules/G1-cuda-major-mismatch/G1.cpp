@@ -4,6 +4,7 @@
 #include "knowledge/cuda.h"
 #include "knowledge/knowledge.h"
 #include "query/finding.h"
+#include "query/fix.h"
 #include "query/packages.h"
 
 namespace sc {
@@ -41,15 +42,34 @@ void index_variables(const ParsedFile& f, Reporter& out) {
 
 // A CUDA 12.x build: an error with the no-Blackwell text at 12.6 or older, else a warning.
 void cuda12_finding(Reporter& out, int v, const Location& loc, const std::string& head, const char* no_blackwell_text,
-                    const char* sm120_text, const std::vector<Related>& sites) {
+                    const char* sm120_text, const std::vector<Related>& sites, std::optional<Fix> fx = std::nullopt) {
   bool err = no_blackwell(v);
-  out.report(finding(err ? Level::Error : Level::Warning, loc, head + (err ? no_blackwell_text : sm120_text), kFixIndex,
-                     sites));
+  out.report(query::with_fix(
+      finding(err ? Level::Error : Level::Warning, loc, head + (err ? no_blackwell_text : sm120_text), kFixIndex, sites),
+      std::move(fx)));
+}
+
+// cuXYZ -> cu130 in a PyTorch index URL, when the install pins torch to a release with cu130
+// wheels (knowledge/cuda.yaml torch-cu130-wheels) and nothing else to a CUDA build or a
+// torchvision/torchaudio release whose cu130 wheels are not on record.
+std::optional<Fix> cu130_index_fix(const Project& p, const Install& in, const IndexUrl& ix, const Location& written) {
+  if (!knowledge::table("pytorch-cu12-indexes").match(lower(ix.url))) return std::nullopt;
+  bool torch_ok = false;
+  for (const Requirement& r : in.packages) {
+    if (!r.local_version.empty() || ((r.name == "torchvision" || r.name == "torchaudio") && !r.specifier.empty()))
+      return std::nullopt;
+    if (r.name == "torch") torch_ok = knowledge::in("torch-cu130-wheels", r.exact_version);
+  }
+  std::string u = ix.url;
+  size_t seg = u.rfind("/cu");
+  if (!torch_ok || seg == std::string::npos) return std::nullopt;
+  std::string old = u.substr(seg, 6);  // "/cu128"
+  return query::make_fix("Use the cu130 index", true, {query::replace_in(p, written, old, "/cu130")});
 }
 
 // ---- an install's index option; a URL held in a variable (ARG, ENV, VAR=) is reported where
 // the URL is written, with the install that uses it as a related place
-void index_urls(const ParsedFile& f, const Install& in, std::vector<Related> sites, Reporter& out) {
+void index_urls(const Project& p, const ParsedFile& f, const Install& in, std::vector<Related> sites, Reporter& out) {
   for (const IndexUrl& ix : in.indexes) {
     int v = cuda_of_url(ix.url);
     if (!cuda12_build(v)) continue;
@@ -64,7 +84,7 @@ void index_urls(const ParsedFile& f, const Install& in, std::vector<Related> sit
                    "they pull a CUDA 12 stack onto its CUDA 13 host",
                    "a self-consistent cu12x stack runs on the Spark via sm_120 kernels, but it is slower than cu130, "
                    "unsupported by NVIDIA's Spark playbooks, and breaks as soon as a CUDA 13 package joins it",
-                   rel);
+                   rel, at.range == ix.loc.range ? cu130_index_fix(p, in, ix, at) : std::nullopt);  // not a shared ARG
   }
 }
 
@@ -138,7 +158,7 @@ void version_tags(const Project& p, const ParsedFile& f, Reporter& out) {
   auto sites = query::install_sites(p, f);
   for (const Install& in : f.facts.installs) {
     if (query::other_platform_install(p, f, in)) continue;
-    index_urls(f, in, sites, out);
+    index_urls(p, f, in, sites, out);
     for (const Requirement& r : in.packages) {
       if (requirement_skips_aarch64(r)) continue;
       local_version(r, sites, out);
@@ -163,21 +183,37 @@ bool smoke_test_stage(const ParsedFile& df, int stage) {
   return any;
 }
 
+// Unsafe (a new container changes the whole stack): a pre-25.08 NGC tag -> the current CUDA 13
+// tag of the same repository and suffix (knowledge/cuda.yaml ngc-current-tags).
+std::optional<Fix> ngc_tag_fix(const Project& p, const Image& im) {
+  std::string ref = im.ref.substr(0, im.ref.find('@'));
+  size_t colon = ref.rfind(':');
+  const knowledge::Entry* cur = knowledge::table("ngc-current-tags").find(ngc_repo(ref));
+  if (!cur || colon == std::string::npos || im.ref.find('@') != std::string::npos) return std::nullopt;
+  std::string tag = ref.substr(colon + 1), want = cur->get("tag");
+  size_t dash = tag.find('-'), want_dash = want.find('-');
+  if (dash == std::string::npos || want_dash == std::string::npos || tag.substr(dash) != want.substr(want_dash))
+    return std::nullopt;
+  return query::make_fix("Use " + ref.substr(0, colon + 1) + want, false,
+                         {query::replace_in(p, im.loc, ":" + tag, ":" + want)});
+}
+
 // ---- a base image on CUDA 12.6 or older, an NGC release before 25.08, or a CUDA 12.7+ image
-void image(const Image& im, Reporter& out) {
+void image(const Project& p, const Image& im, Reporter& out) {
   ImageCuda ic = image_cuda(im.ref);
   if (ic.unreadable) return unreadable(out, im.loc, "image '" + im.ref + "'");
   if (!ic.known || ic.major >= 13) return;
   int v = ic.major * 10 + std::max(ic.minor, 0);
   if (ic.ngc) {
-    out.report(finding(Level::Error, im.loc,
+    out.report(query::with_fix(finding(Level::Error, im.loc,
                        im.ref + ": " + ic.how + "; NGC containers before 25.08 are CUDA 12 builds" +
                            (no_blackwell(v) ? std::string(" with no Blackwell (sm_120/sm_121) kernels at all, so the "
                                                           "GB10 cannot run their CUDA code")
                                             : std::string(" that predate NVIDIA's DGX Spark (CUDA 13) support: the "
                                                           "GB10 gets sm_120 kernels at best, and cu130 wheels added to "
                                                           "the image fail (libcudart.so.13 missing)")),
-                       "use nvcr.io/nvidia/pytorch:25.11-py3 or newer (25.08 is the first CUDA 13 release)"));
+                       "use nvcr.io/nvidia/pytorch:25.11-py3 or newer (25.08 is the first CUDA 13 release)"),
+                               ngc_tag_fix(p, im)));
   } else if (ic.major < 12 || (ic.minor >= 0 && no_blackwell(v))) {
     out.report(finding(Level::Error, im.loc,
                        im.ref + ": " + ic.how + ", which has no Blackwell (sm_120/sm_121) support: CUDA code built or "
@@ -192,10 +228,10 @@ void image(const Image& im, Reporter& out) {
 }
 
 // Every Image fact of any file (Dockerfile FROM, docker run, compose image:).
-void images(const ParsedFile& f, Reporter& out) {
+void images(const Project& p, const ParsedFile& f, Reporter& out) {
   if (query::other_platform(f.src.path())) return;
   for (const Image& im : f.facts.images)
-    if (!im.from_stage && !smoke_test_stage(f, im.stage)) image(im, out);
+    if (!im.from_stage && !smoke_test_stage(f, im.stage)) image(p, im, out);
 }
 
 // ---- environments: what shares one Python environment with what
@@ -361,7 +397,7 @@ class G1 : public Rule {
   std::string_view id() const override { return "G1"; }
   void check(const Project& p, Reporter& out) const override {
     for (const auto& f : p.files) version_tags(p, *f, out);
-    for (const auto& f : p.files) images(*f, out);
+    for (const auto& f : p.files) images(p, *f, out);
     for (const PkgEnv& env : query::environments(p)) environment(p, env, out);
   }
 };

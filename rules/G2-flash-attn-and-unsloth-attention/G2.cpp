@@ -1,11 +1,14 @@
 // G2: flash-attn on aarch64/sm_121 (bare pip), and Unsloth dropping an explicit
 // attn_implementation request on its FastLlamaModel path.
+#include <algorithm>
+
 #include "analysis/launch.h"
 #include "core/registry.h"
 #include "knowledge/cuda.h"
 #include "knowledge/knowledge.h"
 #include "knowledge/markers.h"
 #include "query/finding.h"
+#include "query/fix.h"
 #include "query/packages.h"
 #include "query/python.h"
 
@@ -59,7 +62,7 @@ class FlashAttnRule : public Rule {
     for (const auto& f : p.files) {
       flash_attn_installs(p, *f, out);
       if (is_test_path(f->src.path())) continue;
-      unsloth(f->facts.python, out);
+      unsloth(p, f->facts.python, out);
       if (fa2_judged) fa2_requests(*f, out);
       llamafactory_unsloth(f->facts.config, out);
     }
@@ -212,7 +215,25 @@ class FlashAttnRule : public Rule {
     return attn;
   }
 
-  static void unsloth(const PythonFacts& py, Reporter& out) {
+  // FastLanguageModel.from_pretrained -> FastModel.from_pretrained, importing FastModel next to
+  // FastLanguageModel when the file does not have it yet.
+  static std::optional<Fix> fast_model_fix(const Project& p, const PyCall& c, const PythonFacts& py) {
+    const std::string call = "FastLanguageModel.from_pretrained";
+    if (c.callee != call && c.callee != "unsloth." + call) return std::nullopt;
+    std::vector<std::optional<Edit>> edits = {query::replace_in(p, c.loc, call, "FastModel.from_pretrained")};
+    auto plain = [](const PyImport& im, const char* name) {
+      return im.module == "unsloth" && im.name == name && (im.alias.empty() || im.alias == name);
+    };
+    bool have = c.callee != call || std::any_of(py.imports.begin(), py.imports.end(), [&](const PyImport& im) {
+                  return plain(im, "FastModel") || (im.module == "unsloth" && im.name == "*");
+                });
+    auto fl = std::find_if(py.imports.begin(), py.imports.end(), [&](const PyImport& im) { return plain(im, "FastLanguageModel"); });
+    if (!have && fl == py.imports.end()) return std::nullopt;
+    if (!have) edits.push_back(query::insert_after(p, fl->loc, "FastLanguageModel", ", FastModel"));
+    return query::make_fix("Load with FastModel.from_pretrained", true, edits);
+  }
+
+  static void unsloth(const Project& p, const PythonFacts& py, Reporter& out) {
     UnslothModule m = unsloth_module(py);
     if (!m.imported) return;
     for (const auto& c : py.calls) {
@@ -220,7 +241,7 @@ class FlashAttnRule : public Rule {
       if (cls.empty()) continue;
       m.uses_llama_path = true;
       if (const PyArg* attn = dropped_request(c, cls, py))
-        out.report(query::finding(
+        out.report(query::with_fix(query::finding(
             Level::Error, attn->loc,
             "attn_implementation=\"" + attn->literal + "\" is silently dropped: " + cls +
                 ".from_pretrained sends llama/mistral/gemma/gemma2/qwen2/qwen3 models through "
@@ -228,7 +249,8 @@ class FlashAttnRule : public Rule {
                 "whenever flash_attn imports, and a flash-attn without sm_121 kernels then fails on a Spark; " +
                 std::string(kDispatchNote),
             "load with FastModel.from_pretrained(..., attn_implementation=\"" + attn->literal +
-                "\") (it honours the request), or make flash_attn not importable in this environment"));
+                "\") (it honours the request), or make flash_attn not importable in this environment"),
+            cls == "FastLanguageModel" ? fast_model_fix(p, c, py) : std::nullopt));
     }
     if (m.uses_llama_path && !m.dispatch_override) incomplete_override(py, out);
   }

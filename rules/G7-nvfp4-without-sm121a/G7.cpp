@@ -7,6 +7,7 @@
 
 #include "core/registry.h"
 #include "query/finding.h"
+#include "query/fix.h"
 #include "rules/G7-nvfp4-without-sm121a/evidence.h"
 
 namespace sc {
@@ -19,8 +20,18 @@ using g7::near_dirs;
 
 // ---- the two checks ------------------------------------------------------------------
 
+// 12.1 -> 12.1a, 121 -> 121a, sm_121 -> sm_121a at every plain 12.1 of the list as written.
+std::optional<Fix> suffix_fix(const Project& p, const Location& at) {
+  auto text = query::text_in(p, at);
+  if (!text) return std::nullopt;
+  std::vector<std::optional<Edit>> edits;
+  for (auto [off, len] : g7::plain_numbers(*text))
+    edits.push_back(query::replace_span(p, at, off, len, std::string(text->substr(off, len)) + "a"));
+  return query::make_fix("Target the arch-specific 12.1a (sm_121a)", true, edits);
+}
+
 // 1. An architecture list for 12.1 without the a/f suffix, near an NVFP4 use.
-void plain_arch_lists(const Evidence& ev, Reporter& out) {
+void plain_arch_lists(const Project& p, const Evidence& ev, Reporter& out) {
   std::set<std::tuple<std::string, int, int>> reported;  // one finding per place
   for (const auto& a : ev.plain) {
     auto u = std::find_if(ev.uses.begin(), ev.uses.end(), [&](const Place& x) { return a.near(x); });
@@ -31,10 +42,11 @@ void plain_arch_lists(const Evidence& ev, Reporter& out) {
                       "inference on a DGX Spark (vllm-project/vllm PR #37725); this project uses NVFP4";
     if (lower(a.what).find("blackwell") != std::string::npos)
       msg += " (\"Blackwell\" expands to 10.0;10.3;12.0;12.1+PTX, with no a suffix)";
-    out.report(query::finding(Level::Warning, a.loc, msg,
-                              "target 12.1a: TORCH_CUDA_ARCH_LIST=\"12.1a\", CMAKE_CUDA_ARCHITECTURES=121a, "
-                              "-gencode arch=compute_121a,code=sm_121a",
-                              {{u->loc, "NVFP4 used here: " + u->what}}));
+    out.report(query::with_fix(query::finding(Level::Warning, a.loc, msg,
+                                              "target 12.1a: TORCH_CUDA_ARCH_LIST=\"12.1a\", CMAKE_CUDA_ARCHITECTURES=121a, "
+                                              "-gencode arch=compute_121a,code=sm_121a",
+                                              {{u->loc, "NVFP4 used here: " + u->what}}),
+                               suffix_fix(p, a.value_loc)));
   }
 }
 
@@ -108,7 +120,7 @@ class Nvfp4Rule : public Rule {
   void check(const Project& p, Reporter& out) const override {
     Evidence ev = gather(p);
     if (ev.uses.empty()) return;
-    plain_arch_lists(ev, out);
+    plain_arch_lists(p, ev, out);
     uses_without_arch(ev, out);
   }
 };

@@ -24,38 +24,69 @@ bool near_dirs(const std::string& a, const std::string& b) {
   return a.empty() || b.empty() || a == b || starts_with(b, a + "/") || starts_with(a, b + "/");
 }
 
-Place::Place(Location l, std::string w) : loc(std::move(l)), what(std::move(w)), dir(dir_of(loc.path)) {}
+Place::Place(Location l, std::string w) : loc(std::move(l)), what(std::move(w)), dir(dir_of(loc.path)), value_loc(loc) {}
 
 // ---- architecture lists ------------------------------------------------------------
 
-// One token of a list, affixes stripped: "sm_121a" -> "121a", "12.1+PTX" -> "12.1".
-static Arch classify_token(std::string t, bool named_archs) {
+// The arch target of a lower-case token with its affixes stripped ("sm_121a" -> "121a",
+// "12.1+PTX" -> "12.1"); `prefix` gets the length stripped in front.
+static const Entry* token_target(std::string t, size_t& prefix) {
+  prefix = 0;
   for (const Entry& e : table("arch-token-affixes").entries) {
     const std::string& a = e.get("name");
-    if (e.get("side") == "prefix" && starts_with(t, a)) t = t.substr(a.size());
+    if (e.get("side") == "prefix" && starts_with(t, a)) t = t.substr(a.size()), prefix += a.size();
     if (e.get("side") == "suffix" && ends_with(t, a)) t = t.substr(0, t.size() - a.size());
   }
-  const Entry* target = table("arch-targets").find(t);
+  return table("arch-targets").find(t);
+}
+
+static Arch classify_token(const std::string& t, bool named_archs) {
+  size_t prefix = 0;
+  const Entry* target = token_target(t, prefix);
   if (!target || (!target->get("named").empty() && !named_archs)) return Arch::None;
   return target->get("kind") == "specific" ? Arch::Specific : Arch::Plain;
 }
 
+// Calls `fn(offset, token)` for each token of an architecture list.
+template <class Fn>
+static void for_tokens(std::string_view text, Fn fn) {
+  std::string tok;
+  size_t start = 0;
+  for (size_t i = 0; i <= text.size(); ++i) {
+    char c = i < text.size() ? text[i] : ' ';
+    bool word = std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == '+' || c == '-';
+    if (!word) {
+      if (!tok.empty()) fn(start, lower(tok));
+      tok.clear();
+    } else if (c != '-' || !tok.empty()) {  // "-gencode" / "-arch": '-' only inside a token
+      if (tok.empty()) start = i;
+      tok += c;
+    }
+  }
+}
+
 Arch classify(std::string_view text, bool named_archs) {
   bool plain = false, specific = false;
-  std::string tok;
-  auto flush = [&] {
-    Arch a = tok.empty() ? Arch::None : classify_token(lower(tok), named_archs);
+  for_tokens(text, [&](size_t, const std::string& tok) {
+    Arch a = classify_token(tok, named_archs);
     plain = plain || a == Arch::Plain;
     specific = specific || a == Arch::Specific;
-    tok.clear();
-  };
-  for (char c : text) {
-    bool word = std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == '+' || c == '-';
-    if (!word) flush();
-    else if (c != '-' || !tok.empty()) tok += c;  // "-gencode" / "-arch": '-' only inside a token
-  }
-  flush();
+  });
   return specific ? Arch::Specific : plain ? Arch::Plain : Arch::None;
+}
+
+std::vector<std::pair<size_t, size_t>> plain_numbers(std::string_view text) {
+  std::vector<std::pair<size_t, size_t>> spots;
+  bool named = false;
+  for_tokens(text, [&](size_t at, const std::string& tok) {
+    size_t prefix = 0;
+    const Entry* target = token_target(tok, prefix);
+    if (!target || target->get("kind") != "plain") return;
+    if (!target->get("named").empty()) named = true;
+    else spots.push_back({at + prefix, target->get("name").size()});
+  });
+  if (named) spots.clear();
+  return spots;
 }
 
 // ---- NVFP4 words ---------------------------------------------------------------------
@@ -125,9 +156,10 @@ void Evidence::arch_setting(const std::string& var, const std::string& value, co
 }
 
 void Evidence::arch_argument(const Location& loc, const std::string& what, std::string_view value,
-                             std::string short_what) {
+                             std::string short_what, const Location* value_loc) {
   Arch k = classify(value, false);
   if (k == Arch::Plain) plain.push_back({loc, what});
+  if (k == Arch::Plain && value_loc) plain.back().value_loc = *value_loc;
   else if (k == Arch::Specific) specific.push_back({loc, std::move(short_what)});
 }
 
@@ -149,10 +181,16 @@ static void nvcc_flags(const Command& c, size_t i, Evidence& ev) {
   static const std::vector<std::string> flags = table("nvcc-arch-flags").values();
   for (const std::string& f : flags) {
     std::string value;
-    if (t == f && next && next->resolved) value = next->text;
-    else if (starts_with(t, f + "=")) value = t.substr(f.size() + 1);
-    else continue;
-    ev.arch_argument(c.argv[i].loc, f + " " + value, value, f);
+    Location at = c.argv[i].loc;  // the flag and its value
+    if (t == f && next && next->resolved) {
+      value = next->text;
+      at.range.end_line = next->loc.range.end_line, at.range.end_col = next->loc.range.end_col;
+    } else if (starts_with(t, f + "=")) {
+      value = t.substr(f.size() + 1);
+    } else {
+      continue;
+    }
+    ev.arch_argument(c.argv[i].loc, f + " " + value, value, f, &at);
   }
 }
 

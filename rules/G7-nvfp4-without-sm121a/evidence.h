@@ -17,6 +17,10 @@ enum class Arch { None, Plain, Specific };
 // token is arch-specific, else plain when any token is 12.1.
 Arch classify(std::string_view text, bool named_archs);
 
+// The 12.1 numbers in `text` that take the arch-specific suffix ("12.1" in "12.0;12.1+PTX",
+// "121" in "sm_121"), as (offset, length); empty when a plain target cannot take it ("Blackwell").
+std::vector<std::pair<size_t, size_t>> plain_numbers(std::string_view text);
+
 // Does this word (an argument, a config value, a string literal) name NVFP4: a quantization
 // value, a model id, a checkpoint directory or an FP4 kernel source? Prose and URLs do not.
 bool nvfp4_word(std::string_view word);
@@ -30,6 +34,7 @@ struct Place {
   Location loc;
   std::string what;
   std::string dir;
+  Location value_loc;  // where the architecture list is written (the flag's value may follow it)
   bool near(const Place& o) const { return near_dirs(dir, o.dir); }
 };
 
@@ -41,7 +46,8 @@ struct Evidence {
   // VAR=value for an arch-list variable.
   void arch_setting(const std::string& var, const std::string& value, const Location& loc);
   // An nvcc argument naming architectures ("-gencode arch=compute_121,code=sm_121").
-  void arch_argument(const Location& loc, const std::string& what, std::string_view value, std::string short_what);
+  void arch_argument(const Location& loc, const std::string& what, std::string_view value, std::string short_what,
+                     const Location* value_loc = nullptr);
   size_t arch_count() const { return plain.size() + specific.size(); }
 };
 

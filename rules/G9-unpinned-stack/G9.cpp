@@ -8,6 +8,7 @@
 #include "knowledge/cuda.h"
 #include "knowledge/knowledge.h"
 #include "query/finding.h"
+#include "query/fix.h"
 #include "query/packages.h"
 
 namespace sc {
@@ -26,8 +27,33 @@ struct Item {
   std::vector<Related> rel;
 };
 
-void warn(Reporter& out, const Item& it, std::string msg, std::string fix) {
-  out.report(finding(Level::Warning, it.r.loc, std::move(msg), std::move(fix), it.rel));
+void warn(Reporter& out, const Item& it, std::string msg, std::string fix, std::optional<Fix> edit = std::nullopt) {
+  out.report(query::with_fix(finding(Level::Warning, it.r.loc, std::move(msg), std::move(fix), it.rel), std::move(edit)));
+}
+
+// Offset just past the `install` word of a pip / uv pip command, or npos.
+size_t after_install_word(std::string_view cmd) {
+  auto blank = [](char c) { return c == ' ' || c == '\t' || c == '\\' || c == '\n' || c == '\r'; };
+  for (size_t k = cmd.find("install"); k != std::string_view::npos; k = cmd.find("install", k + 1)) {
+    size_t e = k + 7;
+    if (k > 0 && blank(cmd[k - 1]) && e < cmd.size() && blank(cmd[e])) return e;
+  }
+  return std::string_view::npos;
+}
+
+// Unsafe (the dependencies are no longer installed): `pip install unsloth` -> `pip install
+// --no-deps unsloth`, NVIDIA's order, only for a command that installs nothing but Unsloth
+// (no -r file either).
+std::optional<Fix> no_deps_fix(const Project& p, const Item& it) {
+  const Install& in = *it.ip.member->install;
+  bool only_unsloth = std::all_of(in.packages.begin(), in.packages.end(),
+                                  [](const Requirement& r) { return knowledge::in("unsloth-packages", r.name); });
+  if (!query::pip_like(in.tool) || in.tool == Installer::RequirementsFile || !only_unsloth || !in.requirement_files.empty())
+    return std::nullopt;
+  auto text = query::text_in(p, in.loc);
+  size_t at = text ? after_install_word(*text) : std::string_view::npos;
+  if (at == std::string_view::npos) return std::nullopt;
+  return query::make_fix("Install Unsloth with --no-deps", false, {query::replace_span(p, in.loc, at, 0, " --no-deps")});
 }
 
 // `--index-url` pointing at a CUDA index, or at one we cannot read (a variable), or uv's
@@ -40,14 +66,15 @@ bool replaces_pypi(const PkgRun& run) {
 }
 
 // ---- unsloth / unsloth_zoo installed without --no-deps (everywhere). True when judged.
-bool unsloth_with_deps(const Item& it, Reporter& out) {
+bool unsloth_with_deps(const Project& p, const Item& it, Reporter& out) {
   if (!knowledge::in("unsloth-packages", it.r.name)) return false;
   if (!it.ip.run->no_deps && !it.torch_pinned)
     warn(out, it,
          it.what + " installed with its dependencies: the resolver pulls torch, xformers, triton, transformers and "
                    "trl from PyPI, replacing the CUDA torch (on aarch64 with a CPU-only one) and drifting the versions "
                    "Unsloth was tested with",
-         "install the stack first with exact pins, then `pip install --no-deps unsloth unsloth_zoo`");
+         "install the stack first with exact pins, then `pip install --no-deps unsloth unsloth_zoo`",
+         no_deps_fix(p, it));
   return it.ip.run->no_deps || !it.torch_pinned;
 }
 
@@ -154,7 +181,7 @@ void judge(const Project& p, const InstalledPackage& ip, Reporter& out) {
   Item it{ip, r, r.raw.empty() ? r.name : r.raw, query::exact(r) || query::pinned(p, run, r.name),
           query::pinned(p, run, "torch"), query::command_of(ip)};
   if (ngc) it.rel.push_back({ngc->loc, "NGC container with a pinned torch stack"});
-  if (unknown_version(r) || unsloth_with_deps(it, out)) return;
+  if (unknown_version(r) || unsloth_with_deps(p, it, out)) return;
   if (ngc) return replaces_container_torch(it, out);
   if (g2_source_build(it)) return;
   if (core_stack_unpinned(it, out) || run.no_deps) return;
