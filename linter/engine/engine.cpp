@@ -545,6 +545,7 @@ LintResult run_lint(const LintOptions& opt) {
   LintResult res;
   std::vector<std::string> paths = opt.paths.empty() ? std::vector<std::string>{"."} : opt.paths;
   res.project.root = lint_root(opt, paths);
+  res.project.target = opt.target;
   std::vector<WalkedFile> files = walk_files(opt, paths, res);
   std::vector<Job> jobs = classify_files(files, opt);
   parse_files(jobs, opt);
