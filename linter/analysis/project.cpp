@@ -2,6 +2,8 @@
 // Dockerfile COPY + pip install -r, scripts that install a requirements file).
 #include "analysis/project.h"
 
+#include "analysis/launch.h"
+
 #include <algorithm>
 #include <filesystem>
 #include <functional>
@@ -57,6 +59,8 @@ bool unresolved_text(const std::string& v) {
 }
 
 }  // namespace
+
+bool Project::skips_test(const ParsedFile& f) const { return !target.include_tests && is_test_path(f.src.path()); }
 
 const ParsedFile* Project::find(const std::string& display_path) const {
   if (indexed_files_ != files.size()) {

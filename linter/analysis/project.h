@@ -36,10 +36,20 @@ struct InstallContext {
   const ParsedFile* installer_file = nullptr;
 };
 
+// What a project is judged against (configuration `target` and `include-tests`).
+struct LintTarget {
+  int sparks = 2;              // DGX Sparks in the cluster (one GPU each): `target: {sparks: N}`, --sparks
+  bool include_tests = false;  // judge library test code too (tests/, test_*.py): `include-tests`
+};
+
 class Project {
  public:
   std::string root;  // absolute lint root; display paths are relative to it
   std::vector<std::unique_ptr<ParsedFile>> files;
+  LintTarget target;
+
+  // Library test code (tests/, test_*.py, conftest.py...) that rules skip unless include-tests.
+  bool skips_test(const ParsedFile& f) const;
 
   const ParsedFile* find(const std::string& display_path) const;  // O(1) after the first call
   // Resolve a reference written in `from` (relative to its directory) to a project file.

@@ -47,6 +47,16 @@ CLI::Validator bounded_positive(double max) {
       "POSITIVE");
 }
 
+// --sparks: a whole number from 1 to kMaxSparks.
+CLI::Validator sparks_count() {
+  return CLI::Validator(
+      [](std::string& t) -> std::string {
+        int n = 0;
+        return sc::parse_sparks(t, n) ? "" : "'" + t + "' is not a whole number from 1 to " + std::to_string(sc::kMaxSparks);
+      },
+      "SPARKS");
+}
+
 struct FormatSpec {
   std::string name, file;  // "sarif:out.sarif" -> {sarif, out.sarif}
 };
@@ -194,9 +204,10 @@ struct LintArgs {
   std::vector<std::string> extend_select, extend_ignore;
   bool no_ignore = false, no_config = false, no_inline_ignore = false, show_suppressed = false;
   bool statistics = false, exit_zero = false, show_files = false, quiet = false, no_prefilter = false;
-  bool fix = false, unsafe_fixes = false, diff = false;
+  bool fix = false, unsafe_fixes = false, diff = false, include_tests = false;
   int verbose = 0;
   size_t jobs = 0;
+  std::string sparks;
   double max_mb = 10;
   CLI::App* cmd = nullptr;
 };
@@ -227,6 +238,9 @@ void add_lint_command(CLI::App& app, LintArgs& a) {
   lint->add_option("--color", a.color, "Colour: auto, always, never")->check(CLI::IsMember({"auto", "always", "never"}));
   lint->add_option("--max-file-size", a.max_mb, "Skip files larger than this many MB (default 10)")
       ->check(bounded_positive(sc::kMaxMegabytes));
+  lint->add_option("--sparks", a.sparks, "DGX Sparks in the cluster (one GPU each) that G10 judges layouts against (default 2)")
+      ->check(sparks_count());
+  lint->add_flag("--include-tests", a.include_tests, "Judge library test code too (tests/, test_*.py, conftest.py)");
   lint->add_option("--config", a.config_file, "Read this configuration file instead of searching for one");
   lint->add_flag("--no-config", a.no_config, "Ignore configuration files (defaults + command line only)");
   lint->add_option("--fail-on", a.fail_on, "Exit 1 only for findings at or above this level: error, warning, note (default), none")
@@ -360,6 +374,8 @@ bool lint_config(const LintArgs& a, sc::Config& cfg) {
   if (a.no_inline_ignore) cfg.inline_ignore = {false, sc::Origin::cli("--no-inline-ignore")};
   if (a.no_ignore) cfg.respect_gitignore = {false, sc::Origin::cli("--no-ignore")};
   if (a.cmd->count("--max-file-size")) cfg.max_file_size = {a.max_mb, sc::Origin::cli("--max-file-size")};
+  if (int n = 0; !a.sparks.empty() && sc::parse_sparks(a.sparks, n)) cfg.sparks = {n, sc::Origin::cli("--sparks")};
+  if (a.include_tests) cfg.include_tests = {true, sc::Origin::cli("--include-tests")};
   return true;
 }
 
@@ -497,7 +513,10 @@ void print_verbose(const sc::LintResult& res, const sc::Config& cfg, double lint
   std::cerr << "sparkcheck: configuration: " << (cfg.file.empty() ? "none (defaults)" : cfg.file) << "\n"
             << "sparkcheck: select: " << (cfg.select.value.empty() ? "all rules" : join_list(cfg.select.value)) << " ("
             << cfg.select.from.str() << "); ignore: " << (cfg.ignore.value.empty() ? "none" : join_list(cfg.ignore.value))
-            << "\n";
+            << "\n"
+            << "sparkcheck: target: " << cfg.sparks.value << " DGX Sparks (" << cfg.sparks.from.str()
+            << "); include-tests: " << (cfg.include_tests.value ? "true" : "false") << " (" << cfg.include_tests.from.str()
+            << ")\n";
   for (auto& n : res.notifications)
     if (!n.path.empty() && n.range.line <= 0)
       std::cerr << "sparkcheck: skipped or partly read: " << sc::term_safe(n.path) << " (" << n.id << ": "

@@ -205,6 +205,21 @@ struct Reader {
     cfg.max_file_size = {mb, o};
   }
 
+  // target: {sparks: N}
+  void target(const Node& v, int kl) {
+    if (v.kind != Node::Map) fail(v.line ? v.line : kl, "'target' must be a mapping, e.g. target: {sparks: 2}");
+    for (size_t j = 0; j < v.entries.size(); ++j) {
+      if (v.entries[j].first != "sparks")
+        fail(v.key_lines[j], "unknown key 'target." + v.entries[j].first + "'; valid keys: target.sparks");
+      std::string t = scalar(v.entries[j].second, "target.sparks", "a whole number of Sparks");
+      int n = 0;
+      if (!parse_sparks(t, n))
+        fail(v.entries[j].second.line ? v.entries[j].second.line : v.key_lines[j],
+             "invalid value '" + t + "' for 'target.sparks'; expected a whole number from 1 to " + std::to_string(kMaxSparks));
+      cfg.sparks = {n, at(v.key_lines[j])};
+    }
+  }
+
   void severity(const Node& v, int kl) {
     if (v.kind != Node::Map) fail(v.line ? v.line : kl, "'severity' must map rule ids to levels, e.g. severity: {G9: error}");
     for (size_t j = 0; j < v.entries.size(); ++j) {
@@ -248,6 +263,8 @@ struct Reader {
     else if (k == "respect-gitignore") cfg.respect_gitignore = {boolean(v, k), o};
     else if (k == "baseline") baseline(v, k, o);
     else if (k == "max-file-size") max_file_size(v, k, o);
+    else if (k == "target") target(v, kl);
+    else if (k == "include-tests") cfg.include_tests = {boolean(v, k), o};
     else if (k == "severity") severity(v, kl);
     else if (k == "per-file-ignores") per_file_ignores(v, kl);
     else unknown_key(k, kl);
@@ -279,7 +296,8 @@ std::string Origin::str() const {
 const std::vector<std::string>& config_keys() {
   static const std::vector<std::string> k = {
       "select", "ignore", "severity", "exclude", "per-file-ignores", "fail-on", "baseline",
-      "allow-reasonless-suppressions", "inline-ignore", "respect-gitignore", "max-file-size"};
+      "allow-reasonless-suppressions", "inline-ignore", "respect-gitignore", "max-file-size",
+      "target", "include-tests"};
   return k;
 }
 
@@ -306,6 +324,11 @@ bool parse_megabytes(const std::string& t, double& mb) {
   const char* e = b + t.size();
   auto [ptr, ec] = std::from_chars(b, e, mb);
   return ec == std::errc() && ptr == e && std::isfinite(mb) && mb > 0 && mb <= kMaxMegabytes;
+}
+
+bool parse_sparks(const std::string& t, int& n) {
+  auto [ptr, ec] = std::from_chars(t.data(), t.data() + t.size(), n);
+  return ec == std::errc() && ptr == t.data() + t.size() && n >= 1 && n <= kMaxSparks;
 }
 
 std::string find_config(const std::string& start) {
@@ -385,6 +408,8 @@ void apply_config(const Config& c, LintOptions& opt) {
   opt.allow_reasonless_suppressions = c.allow_reasonless_suppressions.value;
   opt.no_ignore = opt.no_ignore || !c.respect_gitignore.value;
   opt.max_file_bytes = static_cast<size_t>(c.max_file_size.value * 1e6);
+  opt.target.sparks = c.sparks.value;
+  opt.target.include_tests = c.include_tests.value;
 }
 
 std::string render_config_text(const Config& c) {
@@ -412,6 +437,8 @@ std::string render_config_text(const Config& c) {
   std::ostringstream mb;
   mb << c.max_file_size.value;
   rows.push_back({"max-file-size: " + mb.str(), c.max_file_size.from.str()});
+  rows.push_back({"target: {sparks: " + std::to_string(c.sparks.value) + "}", c.sparks.from.str()});
+  rows.push_back({"include-tests: " + b(c.include_tests.value), c.include_tests.from.str()});
   size_t w = 0;
   for (auto& r : rows) if (!r.second.empty()) w = std::max(w, r.first.size());
   std::string out;
@@ -441,7 +468,9 @@ std::string render_config_json(const Config& c) {
             {"allow-reasonless-suppressions", set(c.allow_reasonless_suppressions.value, c.allow_reasonless_suppressions.from)},
             {"inline-ignore", set(c.inline_ignore.value, c.inline_ignore.from)},
             {"respect-gitignore", set(c.respect_gitignore.value, c.respect_gitignore.from)},
-            {"max-file-size", set(c.max_file_size.value, c.max_file_size.from)}};
+            {"max-file-size", set(c.max_file_size.value, c.max_file_size.from)},
+            {"target", {{"sparks", set(c.sparks.value, c.sparks.from)}}},
+            {"include-tests", set(c.include_tests.value, c.include_tests.from)}};
   return doc.dump(2) + "\n";
 }
 

@@ -43,6 +43,8 @@ struct Config {
   Setting<bool> inline_ignore{true, {}};
   Setting<bool> respect_gitignore{true, {}};
   Setting<double> max_file_size{10, {}};  // MB
+  Setting<int> sparks{2, {}};              // target: {sparks: N}: DGX Sparks in the cluster (G10)
+  Setting<bool> include_tests{false, {}};  // judge library test code (tests/, test_*.py) too
 };
 
 // A configuration problem: the message already names the file and line.
@@ -60,6 +62,9 @@ std::string find_config(const std::string& start);
 // A --max-file-size / max-file-size value: finite, above 0, at most kMaxMegabytes.
 constexpr double kMaxMegabytes = 1e6;
 bool parse_megabytes(const std::string& text, double& mb);
+// A --sparks / target.sparks value: a whole number from 1 to kMaxSparks.
+constexpr int kMaxSparks = 4096;
+bool parse_sparks(const std::string& text, int& n);
 
 // Reads a configuration file (YAML, or pyproject.toml / *.toml with
 // [tool.sparkcheck]). Throws ConfigError on any unknown key or bad value.

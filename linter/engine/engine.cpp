@@ -621,6 +621,7 @@ LintResult run_lint(const LintOptions& opt) {
   LintResult res;
   std::vector<std::string> paths = opt.paths.empty() ? std::vector<std::string>{"."} : opt.paths;
   res.project.root = lint_root(opt, paths);
+  res.project.target = opt.target;
   read_project(opt, paths, res);
   std::set<std::string> ran = check_rules(opt, res);
   lower_off_spark(res);

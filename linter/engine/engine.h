@@ -37,6 +37,7 @@ struct LintOptions {
   std::vector<std::string> exclude;   // glob patterns on display paths
   size_t max_file_bytes = 10u * 1024 * 1024;  // larger files are skipped with a notification
   size_t jobs = 0;                    // parser threads; 0 = one per core (at most 8)
+  LintTarget target;                  // Sparks in the cluster; judge library test code or not
   bool prefilter = true;              // skip parsing files without trigger words (knowledge/triggers.yaml)
   // called after each file is read and parsed (files done, total), from the parser threads
   std::function<void(size_t, size_t)> progress;

@@ -1,5 +1,8 @@
 #include "query/layout.h"
 
+#include <algorithm>
+#include <set>
+
 #include "knowledge/knowledge.h"
 #include "query/commands.h"
 #include "query/config.h"
@@ -37,6 +40,21 @@ void set_accelerate(Layout& l, const std::optional<IntAt>& machines, const std::
   l.set_per_node(m > 0 ? procs->value / m : procs->value, procs->loc);
 }
 
+// Could an unknown word of `c` hold flags? (`$DIST_ARGS`, not the value after a flag)
+bool may_hide_flags(const Command& c) {
+  for (size_t i = 1; i < c.argv.size(); ++i)
+    if (!c.argv[i].resolved && !starts_with(c.argv[i - 1].text, "-")) return true;
+  return false;
+}
+
+// The launcher's own value for an absent flag (torchrun: one node), where nothing else sets it.
+void flag_default(const Command& c, const Entry& e, Layout& l) {
+  bool scheduled = c.context == CommandContext::Kubernetes || c.context == CommandContext::Skypilot ||
+                   c.context == CommandContext::Sbatch;
+  if (e.get("default").empty() || scheduled || has_any_flag(c, e.list("flags")) || may_hide_flags(c)) return;
+  if (auto v = int_literal(e.get("default")); v && e.get("role") == "nodes" && l.nodes < 0) l.nodes = static_cast<int>(*v);
+}
+
 // One launcher's flags (in table order), applied to the layout.
 void launcher_flags(const Command& c, std::string_view launcher, Layout& l) {
   std::optional<IntAt> machines, procs;
@@ -45,6 +63,7 @@ void launcher_flags(const Command& c, std::string_view launcher, Layout& l) {
     const std::string& role = e.get("role");
     auto v = role == "single_node" ? std::nullopt : count_flag(c, e);
     if (role == "single_node" && l.nodes < 0 && has_any_flag(c, e.list("flags"))) l.nodes = 1;
+    if (!v) flag_default(c, e, l);
     if (!v) continue;
     if (role == "nodes" && launcher == "accelerate") machines = v;
     else if (role == "processes") procs = v;
@@ -54,11 +73,11 @@ void launcher_flags(const Command& c, std::string_view launcher, Layout& l) {
   if (launcher == "accelerate") set_accelerate(l, machines, procs);
 }
 
-// Hydra overrides trainer.num_nodes=2 / trainer.devices=1 on any command.
+// Hydra overrides trainer.num_nodes=2 / trainer.n_gpus_per_node=1 on any command.
 void override_keys(const Command& c, Layout& l) {
   for (const Entry& e : knowledge::table("layout-keys").entries) {
     const std::string& role = e.get("role");
-    if (role != "nodes" && role != "per_node") continue;
+    if ((role != "nodes" && role != "per_node") || !e.get("file").empty()) continue;
     for (const auto& [key, w] : overrides(c, e.get("name"))) {
       auto v = int_literal(w->text.substr(w->text.find('=') + 1));
       if (!v) continue;
@@ -69,20 +88,114 @@ void override_keys(const Command& c, Layout& l) {
   }
 }
 
-std::vector<std::string> keys_for(std::string_view role) {
-  std::vector<std::string> keys;
-  for (const Entry& e : knowledge::table("layout-keys").entries)
-    if (e.get("role") == role) keys.push_back(e.get("name"));
-  return keys;
+// The launchers whose flags layout-flags spells (not #SBATCH), in table order.
+const std::vector<std::string>& flag_launchers() {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> v;
+    for (const Entry& e : knowledge::table("layout-flags").entries) {
+      const std::string& l = e.get("launcher");
+      if (l != "sbatch" && std::find(v.begin(), v.end(), l) == v.end()) v.push_back(l);
+    }
+    return v;
+  }();
+  return names;
+}
+
+// ---- config files -----------------------------------------------------------------
+
+bool listed(const std::vector<std::string>& v, const std::string& x) { return std::find(v.begin(), v.end(), x) != v.end(); }
+
+// The workload-files kinds a config file is (a SkyPilot task, a Kubernetes manifest).
+std::set<std::string> file_kinds(const std::vector<ConfigEntry>& cfg) {
+  std::set<std::string> kinds;
+  for (const Entry& k : knowledge::table("workload-files").entries) {
+    std::set<int> any, with;
+    for (const auto& e : cfg) {
+      if (e.path.size() != 1) continue;
+      if (listed(k.list("any"), e.path[0])) any.insert(e.document);
+      if (listed(k.list("with"), e.path[0])) with.insert(e.document);
+    }
+    for (int d : any)
+      if (with.count(d)) kinds.insert(k.get("name"));
+  }
+  return kinds;
+}
+
+// The layout-keys entry describing a config entry, or null.
+const Entry* layout_key(const ConfigEntry& e, const std::set<std::string>& kinds, bool shared_gpus) {
+  for (const Entry& k : knowledge::table("layout-keys").entries) {
+    if (!k.get("file").empty() && !kinds.count(k.get("file"))) continue;
+    if (shared_gpus && !k.get("shared_count").empty()) continue;
+    const std::string& name = k.get("name");
+    bool hit = k.get("match") == "key"
+                   ? e.key() == name && (k.get("parent").empty() || parent_key(e) == k.get("parent"))
+                   : e.dotted() == name || (k.get("role") == "accelerators" && starts_with(e.dotted(), name + "."));
+    if (hit) return &k;
+  }
+  return nullptr;
+}
+
+// SkyPilot accelerators: "H100:8" -> 8, "H100" -> 1, {H100: 8} -> 8, [H100:8, ...] -> the first.
+std::optional<long> accelerator_count(const ConfigEntry& e) {
+  if (!e.scalar || e.value.empty()) return std::nullopt;
+  bool map_form = e.path.size() >= 3 && !starts_with(e.key(), "[");
+  if (map_form) return int_literal(e.value);
+  size_t colon = e.value.rfind(':');
+  return colon == std::string::npos ? std::optional<long>(1) : int_literal(e.value.substr(colon + 1));
+}
+
+// The first value of each role in file order; replicas summed (capped: hostile input).
+struct RoleValues {
+  std::optional<IntAt> machines, processes, nodes, per_node, replicas;
+  std::optional<IntAt>& slot(const std::string& role) {
+    if (role == "machines") return machines;
+    if (role == "processes") return processes;
+    if (role == "nodes") return nodes;
+    return per_node;
+  }
+  void take(const ConfigEntry& e, const std::string& role) {
+    auto v = role == "accelerators" ? accelerator_count(e) : entry_int(e);
+    if (!v || *v < 0) return;
+    if (role != "replicas") {
+      if (!slot(role)) slot(role) = IntAt{*v, e.value_loc};
+      return;
+    }
+    if (!replicas) replicas = IntAt{0, e.value_loc};
+    replicas->value = std::min(replicas->value + *v, 1L << 30);
+  }
+};
+
+// One environment variable of table layout-env, applied to the layout.
+void env_value(const std::string& name, const std::string& value, const Location& at, Layout& l) {
+  const Entry* e = knowledge::table("layout-env").find(name);
+  if (!e) return;
+  const std::string& role = e->get("role");
+  if (role == "devices") {
+    long n = value.empty() ? 0 : static_cast<long>(split(value, ',').size());
+    if (n > 1 && value.find('$') == std::string::npos) l.set_per_node(n, at);
+    return;
+  }
+  auto v = int_literal(value);
+  if (!v) return;
+  if (role == "nodes") l.set_nodes(*v, at);
+  else l.set_per_node(*v, at);
 }
 
 }  // namespace
 
 Layout command_layout(const Command& c) {
   Layout l;
-  for (const char* launcher : {"torchrun", "accelerate", "deepspeed"})
+  for (const std::string& launcher : flag_launchers())
     if (runs(c, launcher)) launcher_flags(c, launcher, l);
   override_keys(c, l);
+  for (const auto& [name, w] : c.env)
+    if (w.resolved) env_value(name, w.text, w.loc, l);
+  return l;
+}
+
+Layout env_layout(const std::vector<EnvSetting>& env) {
+  Layout l;
+  for (const EnvSetting& e : env) env_value(e.name, e.value, e.loc, l);
   return l;
 }
 
@@ -103,27 +216,104 @@ Layout sbatch_layout(const std::vector<Command>& sbatch) {
   return l;
 }
 
-Layout config_layout(const std::vector<ConfigEntry>& cfg) {
+Layout config_layout(const std::vector<ConfigEntry>& cfg, bool shared_gpus) {
   Layout l;
-  auto machines = config_int(cfg, keys_for("machines"));
-  if (machines && machines->value <= 0) machines.reset();
-  set_accelerate(l, machines, config_int(cfg, keys_for("processes")));
-  if (auto n = config_int(cfg, keys_for("nodes"))) l.set_nodes(n->value, n->loc);
-  if (auto d = config_int(cfg, keys_for("per_node"))) l.set_per_node(d->value, d->loc);
+  if (cfg.empty()) return l;
+  std::set<std::string> kinds = file_kinds(cfg);
+  RoleValues r;
+  for (const auto& e : cfg)
+    if (const Entry* k = e.scalar ? layout_key(e, kinds, shared_gpus) : nullptr) r.take(e, k->get("role"));
+  if (r.machines && r.machines->value <= 0) r.machines.reset();
+  set_accelerate(l, r.machines, r.processes);
+  if (r.nodes) l.set_nodes(r.nodes->value, r.nodes->loc);
+  if (r.per_node) l.set_per_node(r.per_node->value, r.per_node->loc);
+  if (r.replicas) l.set_nodes(r.replicas->value, r.replicas->loc);
   return l;
 }
 
-bool project_multi_gpu_nodes(const Project& p) {
-  bool many = false, one = false;
-  auto note = [&](int per_node) {
-    if (per_node > 1) many = true;
-    else if (per_node == 1) one = true;
-  };
+// ---- launchers tied to a file ------------------------------------------------------
+
+namespace {
+
+std::string folder_of(const std::string& path) {
+  size_t k = path.rfind('/');
+  return k == std::string::npos ? "" : path.substr(0, k);
+}
+
+// The file a word names, as a path tail: "--config_file=./configs/a.yaml" -> "configs/a.yaml",
+// "${ROOT}/ds.json" -> "ds.json"; "" when it names no file (no extension).
+std::string named_path(const std::string& word) {
+  std::string t = word.substr(word.rfind('=') == std::string::npos ? 0 : word.rfind('=') + 1);
+  std::vector<std::string> keep;
+  for (const std::string& seg : split(t, '/')) {
+    if (seg.find('$') != std::string::npos || seg.find('{') != std::string::npos) keep.clear();
+    else if (!seg.empty() && seg != "." && seg != "..") keep.push_back(seg);
+  }
+  if (keep.empty() || keep.back().find('.') == std::string::npos) return "";
+  std::string r;
+  for (const auto& seg : keep) r += (r.empty() ? "" : "/") + seg;
+  return r;
+}
+
+bool names_file(const std::string& display, const std::string& tail) {
+  return display == tail || ends_with(display, "/" + tail);
+}
+
+std::string stem_of(const std::string& display) {
+  std::string base = prog_base(display);
+  return base.substr(0, base.find('.'));
+}
+
+// Files a command names, and its Hydra --config-name.
+void command_refs(const Command& c, std::vector<std::string>& paths, std::vector<std::string>& stems) {
+  for (size_t i = 0; i < c.argv.size(); ++i) {
+    const std::string& t = c.argv[i].text;
+    if (std::string p = named_path(t); !p.empty()) paths.push_back(p);
+    if (starts_with(t, "--config-name=")) stems.push_back(stem_of(t.substr(14)));
+    else if (t == "--config-name" && i + 1 < c.argv.size()) stems.push_back(stem_of(c.argv[i + 1].text));
+  }
+}
+
+}  // namespace
+
+bool gpu_sharing(const Project& p) {
+  for (const auto& f : p.files)
+    for (const auto& e : f->facts.config)
+      for (size_t i = 1; i < e.path.size(); ++i)
+        if (e.path[i - 1] == "sharing" && knowledge::in("gpu-sharing", e.path[i])) return true;
+  return false;
+}
+
+TiedLaunchers::TiedLaunchers(const Project& p, bool shared_gpus) {
   for (const auto& f : p.files) {
     const FileFacts& ff = f->facts;
+    Launcher l{folder_of(f->src.path()), false, false, {}, {}};
+    auto note = [&](int per_node) {
+      l.many = l.many || per_node > 1;
+      l.one = l.one || per_node == 1;
+    };
     for (const auto& c : ff.commands) note(command_layout(c).per_node);
     note(sbatch_layout(ff.sbatch).per_node);
-    note(config_layout(ff.config).per_node);
+    note(config_layout(ff.config, shared_gpus).per_node);
+    note(env_layout(ff.env).per_node);
+    if (!l.many && !l.one) continue;
+    for (const auto& c : ff.commands) command_refs(c, l.paths, l.stems);
+    for (const auto& e : ff.config)
+      if (std::string r = e.scalar ? named_path(e.value) : ""; !r.empty()) l.paths.push_back(r);
+    launchers_.push_back(std::move(l));
+  }
+}
+
+bool TiedLaunchers::multi_gpu_nodes(const ParsedFile& f) const {
+  const std::string& path = f.src.path();
+  std::string dir = folder_of(path), stem = stem_of(path);
+  bool many = false, one = false;
+  for (const Launcher& l : launchers_) {
+    bool tied = l.dir == dir || std::any_of(l.paths.begin(), l.paths.end(), [&](const std::string& t) { return names_file(path, t); }) ||
+                std::find(l.stems.begin(), l.stems.end(), stem) != l.stems.end();
+    if (!tied) continue;
+    many = many || l.many;
+    one = one || l.one;
   }
   return many && !one;
 }

@@ -11,16 +11,39 @@ namespace sc::query {
 
 // From a launcher command: torchrun (--nnodes, --nproc-per-node, --standalone), accelerate
 // launch (--num_machines, --num_processes = total), deepspeed (--num_nodes, --num_gpus),
-// Hydra overrides (trainer.num_nodes=, trainer.devices=).
+// OpenRLHF (--actor.num_nodes, --actor.num_gpus_per_node); Hydra overrides of layout-keys
+// (trainer.num_nodes=, trainer.devices=, verl trainer.nnodes=, trainer.n_gpus_per_node=).
 Layout command_layout(const Command& c);
 // From #SBATCH directives: --nodes/-N, --gres=gpu:N, --gpus-per-node, --ntasks-per-node.
 Layout sbatch_layout(const std::vector<Command>& sbatch);
-// From a config file: accelerate (num_machines, num_processes = total), NeMo
-// (trainer.num_nodes, trainer.devices).
-Layout config_layout(const std::vector<ConfigEntry>& cfg);
+// From a config file: the layout-keys of knowledge/parallelism.yaml (accelerate num_machines /
+// num_processes = total, NeMo and verl trainer keys, SkyPilot num_nodes / resources.accelerators,
+// Kubernetes replicas / nvidia.com/gpu limits).
+// `shared_gpus`: the project's device plugin shares GPUs (gpu_sharing), so GPU counts are not read.
+Layout config_layout(const std::vector<ConfigEntry>& cfg, bool shared_gpus = false);
+// Does the project configure NVIDIA device-plugin GPU sharing (time-slicing, MPS)?
+bool gpu_sharing(const Project& p);
 
-// Project-wide evidence: true when some launcher in the project puts more than
-// one GPU on a node and none puts exactly one (a multi-GPU server, not a Spark).
-bool project_multi_gpu_nodes(const Project& p);
+// From environment variables (knowledge table layout-env): NNODES, NPROC_PER_NODE, and a
+// CUDA_VISIBLE_DEVICES list of two or more devices (more than one GPU per node).
+Layout env_layout(const std::vector<EnvSetting>& env);
+
+// The launchers that speak for a file: those in the same folder, and those naming it
+// (`--config_file cfg.yaml`, `deepspeed: ds.json`, `--config-name cfg`). Built once per rule run.
+class TiedLaunchers {
+ public:
+  TiedLaunchers(const Project& p, bool shared_gpus);
+  // True when the launchers tied to `f` put more than one GPU on a node and none exactly
+  // one (a multi-GPU server, not a Spark). Launchers elsewhere in the project do not count.
+  bool multi_gpu_nodes(const ParsedFile& f) const;
+
+ private:
+  struct Launcher {
+    std::string dir;                       // folder of the launcher's display path
+    bool many = false, one = false;        // some launch with > 1 / exactly 1 GPU per node
+    std::vector<std::string> paths, stems; // files it names; Hydra --config-name values
+  };
+  std::vector<Launcher> launchers_;        // only files that state GPUs per node
+};
 
 }  // namespace sc::query

@@ -1,5 +1,5 @@
 // G10: tensor parallelism > 1 on DGX Sparks (one GPU each) always crosses the
-// ConnectX-7 link. Training -> error (use FSDP/DDP); inference -> note.
+// ConnectX-7 link. Training -> error (use FSDP/DDP); inference and RL rollout -> note.
 // Where TP sizes are written: surfaces.cpp; here, when they span Sparks.
 #include <algorithm>
 
@@ -16,14 +16,20 @@ using g10::Use;
 
 // ---- judgement ------------------------------------------------------------------
 
+// GPUs the hit needs: its parallel degrees, or the nodes of a one-GPU-per-node layout.
+long gpus_needed(const Hit& h) {
+  long n = std::max(h.world, h.tp);
+  return h.layout.per_node == 1 ? std::max(n, static_cast<long>(h.layout.nodes)) : n;
+}
+
 // Does the TP group span Sparks? A launch with several GPUs on one node, or one node, is a
-// multi-GPU server; so are degrees that need more GPUs than a Spark pair has.
-bool spans_sparks(const Hit& h, bool multi_gpu_project) {
+// multi-GPU server; so are degrees that need more GPUs than the cluster has Sparks, or than
+// the stated nodes. Unstated layouts follow the launchers tied to the file.
+bool spans_sparks(const Hit& h, int sparks, bool multi_gpu_launchers) {
   if (h.layout.per_node > 1 || h.layout.nodes == 1) return false;
-  long world = std::max(h.world, h.tp);
-  if (h.layout.nodes >= 2 && h.layout.per_node < 0 && world > h.layout.nodes) return false;
-  if (h.layout.known()) return true;
-  return world <= 2 && !multi_gpu_project;
+  if (gpus_needed(h) > sparks) return false;
+  if (h.layout.nodes >= 2 && h.layout.per_node < 0 && std::max(h.world, h.tp) > h.layout.nodes) return false;
+  return h.layout.known() || !multi_gpu_launchers;
 }
 
 Finding training_finding(const Hit& h) {
@@ -48,8 +54,25 @@ Finding inference_finding(const Hit& h) {
       "if serving hangs or prefill is slow, try tensor-parallel 1 with pipeline-parallel 2 across the two Sparks");
 }
 
+Finding rollout_finding(const Hit& h) {
+  std::string nodes = h.layout.nodes >= 2 ? std::to_string(h.layout.nodes) : std::string("two or more");
+  return query::finding(
+      Level::Note, h.loc,
+      "rollout tensor-parallel size " + std::to_string(h.tp) + " (" + h.surface + ") is inference TP: the RL "
+          "trainer's generation engine (vLLM/SGLang) splits each layer over " + nodes +
+          " Sparks (one GPU each), so every generated token all-reduces over the ConnectX-7 link; training "
+          "parallelism is set separately",
+      "if rollout is slow or hangs and the model fits in one Spark's memory, set the rollout tensor-parallel "
+      "size to 1 (one engine per Spark)");
+}
+
+Finding finding_for(const Hit& h) {
+  if (h.use == Use::Training) return training_finding(h);
+  return h.use == Use::Rollout ? rollout_finding(h) : inference_finding(h);
+}
+
 void report(const Hit& h, Reporter& out) {
-  Finding f = h.use == Use::Training ? training_finding(h) : inference_finding(h);
+  Finding f = finding_for(h);
   if (h.layout.where.range.valid()) f.related.push_back({h.layout.where, "node layout stated here"});
   out.report(std::move(f));
 }
@@ -66,12 +89,14 @@ class TensorParallelRule : public Rule {
   std::string_view id() const override { return "G10"; }
 
   void check(const Project& p, Reporter& out) const override {
-    bool multi_gpu_project = query::project_multi_gpu_nodes(p);
+    bool shared_gpus = query::gpu_sharing(p);
+    query::TiedLaunchers tied(p, shared_gpus);
     for (const auto& f : p.files) {
-      if (is_test_path(f->src.path())) continue;
-      g10::Hits hits = g10::tp_surfaces(f->facts);
+      if (p.skips_test(*f)) continue;
+      g10::Hits hits = g10::tp_surfaces(*f, shared_gpus);
+      bool multi_gpu = !hits.list.empty() && tied.multi_gpu_nodes(*f);
       for (const auto& h : hits.list)
-        if (spans_sparks(h, multi_gpu_project)) report(h, out);
+        if (spans_sparks(h, p.target.sparks, multi_gpu)) report(h, out);
       note_unreadable(hits.bad, out);
     }
   }

@@ -14,10 +14,14 @@ namespace {
 using knowledge::Entry;
 using knowledge::table;
 
-// A hit whose use (training / inference) a knowledge entry gives.
+Use use_of(const Entry& e) {
+  const std::string& u = e.get("use");
+  return u == "inference" ? Use::Inference : u == "rollout" ? Use::Rollout : Use::Training;
+}
+
+// A hit whose use (training / inference / rollout) a knowledge entry gives.
 Hit& add(Hits& out, const Entry& e, long tp, const Location& at, std::string surface, const Layout& lay, long world) {
-  Use u = e.get("use") == "inference" ? Use::Inference : Use::Training;
-  out.list.push_back({u, tp, at, std::move(surface), lay, world});
+  out.list.push_back({use_of(e), tp, at, std::move(surface), lay, world});
   return out.list.back();
 }
 
@@ -71,13 +75,18 @@ void tp_flags(const Command& c, const Layout& lay, Hits& out) {
   }
 }
 
-// NeMo / Megatron-Bridge Hydra override `model.tensor_model_parallel_size=2`.
+// Hydra overrides: NeMo / Megatron-Bridge `model.tensor_model_parallel_size=2`, verl
+// `actor_rollout_ref.rollout.tensor_model_parallel_size=2`. The first entry that matches a word wins.
 void tp_overrides(const Command& c, const Layout& lay, Hits& out) {
   long others = line_degrees(c);
+  std::vector<const Word*> seen;
   for (const Entry& e : table("tp-overrides").entries)
     for (const auto& [key, w] : query::overrides(c, e.get("name"))) {
+      if (std::count(seen.begin(), seen.end(), w)) continue;
+      seen.push_back(w);
       auto v = query::int_text(w->text.substr(w->text.find('=') + 1), w->loc, &out.bad);
-      if (v && *v > 1) out.list.push_back({Use::Training, *v, w->loc, e.get("surface") + " " + key, lay, mul(*v, others)});
+      bool training = use_of(e) == Use::Training;
+      if (v && *v > 1) add(out, e, *v, w->loc, e.get("surface") + " " + key, lay, training ? mul(*v, others) : *v);
     }
 }
 
@@ -111,11 +120,17 @@ std::pair<long, long> config_degrees(const std::vector<ConfigEntry>& cfg) {
   return {others, expert};
 }
 
+// The section a key sits in; for a top-level key, the file's folder (a Hydra config group:
+// verl's rollout/rollout.yaml is merged under `rollout`).
+std::string section_of(const ConfigEntry& e, const std::string& folder) {
+  return e.path.size() == 1 ? folder : query::parent_key(e);
+}
+
 // The first tp-config-keys entry that describes this config entry, or null.
-const Entry* tp_key(const ConfigEntry& e, bool axolotl) {
+const Entry* tp_key(const ConfigEntry& e, bool axolotl, const std::string& folder) {
   for (const Entry& k : table("tp-config-keys").entries) {
     if (k.get("name") != e.key()) continue;
-    if (!k.get("parent").empty() && k.get("parent") != query::parent_key(e)) continue;
+    if (!k.get("parent").empty() && k.get("parent") != section_of(e, folder)) continue;
     if (!k.get("top_level").empty() && e.path.size() != 1) continue;
     const std::string& dialect = k.get("dialect");
     if (!dialect.empty() && (dialect == "axolotl") != axolotl) continue;
@@ -124,13 +139,13 @@ const Entry* tp_key(const ConfigEntry& e, bool axolotl) {
   return nullptr;
 }
 
-void configs(const std::vector<ConfigEntry>& cfg, Hits& out) {
+void configs(const std::vector<ConfigEntry>& cfg, const std::string& folder, bool shared_gpus, Hits& out) {
   if (cfg.empty()) return;
   bool axolotl = is_axolotl(cfg);
-  Layout lay = query::config_layout(cfg);
+  Layout lay = query::config_layout(cfg, shared_gpus);
   auto [others, expert] = config_degrees(cfg);
   for (const auto& e : cfg) {
-    const Entry* k = e.scalar && !e.path.empty() ? tp_key(e, axolotl) : nullptr;
+    const Entry* k = e.scalar && !e.path.empty() ? tp_key(e, axolotl, folder) : nullptr;
     auto v = k ? query::entry_int(e, &out.bad) : std::nullopt;
     if (!v || *v <= 1) continue;
     std::string surface = fill(fill(k->get("surface"), "dotted", e.dotted()), "key", e.key());
@@ -201,11 +216,14 @@ void python(const PythonFacts& py, Hits& out) {
 
 }  // namespace
 
-Hits tp_surfaces(const FileFacts& ff) {
+Hits tp_surfaces(const ParsedFile& f, bool shared_gpus) {
+  const FileFacts& ff = f.facts;
   Hits hits;
-  Layout file_layout = query::sbatch_layout(ff.sbatch);
+  // #SBATCH lines, the SkyPilot / Kubernetes keys around a run block, exported NNODES...
+  Layout file_layout = merge(merge(query::sbatch_layout(ff.sbatch), query::config_layout(ff.config, shared_gpus)), query::env_layout(ff.env));
   for (const auto& c : ff.commands) commands(c, file_layout, hits);
-  configs(ff.config, hits);
+  std::string dir = f.src.path().substr(0, f.src.path().rfind('/') == std::string::npos ? 0 : f.src.path().rfind('/'));
+  configs(ff.config, prog_base(dir), shared_gpus, hits);
   python(ff.python, hits);
   return hits;
 }

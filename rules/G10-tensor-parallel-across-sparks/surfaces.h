@@ -11,7 +11,8 @@
 
 namespace sc::g10 {
 
-enum class Use { Training, Inference };
+// Rollout: the inference engine (vLLM, SGLang) inside an RL trainer (verl, OpenRLHF).
+enum class Use { Training, Inference, Rollout };
 
 struct Hit {
   Use use;
@@ -27,7 +28,8 @@ struct Hits {
   query::Unreadable bad;  // TP values too large to read
 };
 
-// The tensor-parallel sizes > 1 stated in one file.
-Hits tp_surfaces(const FileFacts& ff);
+// The tensor-parallel sizes > 1 stated in one file; `shared_gpus`: Kubernetes GPU counts are
+// shares of a GPU (query::gpu_sharing), not GPUs.
+Hits tp_surfaces(const ParsedFile& f, bool shared_gpus);
 
 }  // namespace sc::g10

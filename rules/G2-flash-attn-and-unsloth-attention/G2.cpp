@@ -61,7 +61,7 @@ class FlashAttnRule : public Rule {
     bool fa2_judged = !ngc_project(p) && !prebuilt_wheel(p);
     for (const auto& f : p.files) {
       flash_attn_installs(p, *f, out);
-      if (is_test_path(f->src.path())) continue;
+      if (p.skips_test(*f)) continue;
       unsloth(p, f->facts.python, out);
       if (fa2_judged) fa2_requests(*f, out);
       llamafactory_unsloth(f->facts.config, out);

@@ -360,7 +360,7 @@ static bool names_archs(const FileFacts& ff) {
 Evidence gather(const Project& p) {
   Evidence ev;
   for (const auto& f : p.files) {
-    if (is_test_path(f->src.path())) continue;
+    if (p.skips_test(*f)) continue;
     const FileFacts& ff = f->facts;
     for (const auto& e : ff.env) ev.arch_setting(e.name, e.value, e.loc);
     for (const auto& c : ff.commands) command(c, ev);

@@ -16,6 +16,7 @@
 #include <regex>
 #include <sstream>
 
+#include "config/config.h"
 #include "engine/engine.h"
 
 namespace fs = std::filesystem;
@@ -229,9 +230,11 @@ int compare(const Key& k, Bucket b, bool note) {
   return static_cast<int>(left.size()) + unexpected;
 }
 
-// Lints the case as the CLI would with --no-ignore, from `root`.
+// Lints the case as the CLI would with --no-ignore, from `root`; a folder case's own
+// .sparkcheck.yaml applies, as the CLI would find it.
 sc::LintResult lint(const fs::path& c, const fs::path& root) {
   sc::LintOptions opt;
+  if (fs::is_regular_file(c / ".sparkcheck.yaml")) sc::apply_config(sc::load_config((c / ".sparkcheck.yaml").string()), opt);
   opt.paths = {c.generic_string()};
   opt.root = root.generic_string();
   opt.no_ignore = true;

@@ -99,3 +99,89 @@ TEST_CASE("G10 unreadable numbers: a note, the other findings stand", "[G10]") {
   CHECK(c.findings.empty());
   CHECK(c.notes.size() == 1);
 }
+
+namespace {
+
+// A project of in-memory files with a target (sparks, include-tests).
+test::Collected lint_target(const std::vector<std::pair<std::string, std::string>>& files, LintTarget target) {
+  Project p;
+  for (const auto& [path, text] : files) test::add_file(p, path, text);
+  p.target = target;
+  p.link();
+  return run_rule("G10", p);
+}
+
+}  // namespace
+
+TEST_CASE("G10 target sparks: layouts needing more GPUs than the cluster are silent", "[G10]") {
+  std::vector<std::pair<std::string, std::string>> f = {{"serve.sh", "vllm serve m --tensor-parallel-size 3\n"},
+                                                        {"tp4.yaml", "tensor_model_parallel_size: 4\n"}};
+  CHECK(lint_target(f, {2, false}).findings.empty());
+  CHECK(lint_target(f, {3, false}).lines("serve.sh") == std::vector<int>{1});
+  CHECK(lint_target(f, {3, false}).lines("tp4.yaml").empty());
+  CHECK(lint_target(f, {4, false}).findings.size() == 2);
+  // four one-GPU nodes need four Sparks
+  auto four = std::vector<std::pair<std::string, std::string>>{
+      {"run.sh", "torchrun --nnodes 4 --nproc-per-node 1 pretrain_gpt.py --tensor-model-parallel-size 2\n"}};
+  CHECK(lint_target(four, {2, false}).findings.empty());
+  CHECK(lint_target(four, {4, false}).findings.size() == 1);
+}
+
+TEST_CASE("G10 tied launchers: only launchers in the folder or naming the file count", "[G10]") {
+  auto unrelated = run_rule("G10", {{"train/tp.yaml", "tensor_model_parallel_size: 2\n"},
+                                    {"slurm/big.sbatch", "#!/bin/bash\n#SBATCH --gres=gpu:8\nsrun python x.py\n"}});
+  CHECK(unrelated.lines() == std::vector<int>{1});
+  CHECK(run_rule("G10", {{"train/tp.yaml", "tensor_model_parallel_size: 2\n"},
+                         {"train/big.sbatch", "#!/bin/bash\n#SBATCH --gres=gpu:8\nsrun python x.py\n"}})
+            .findings.empty());
+  CHECK(run_rule("G10", {{"cfg/ds.json", "{\"tensor_parallel\": {\"autotp_size\": 2}}\n"},
+                         {"scripts/run.sh", "deepspeed --num_gpus 8 train.py --deepspeed ../cfg/ds.json\n"}})
+            .findings.empty());
+  CHECK(run_rule("G10", {{"conf/ppo.yaml", "tensor_model_parallel_size: 2\n"},
+                         {"run.sh", "torchrun --nproc-per-node 8 main.py --config-name ppo\n"}})
+            .findings.empty());
+  // a one-GPU launcher beside it keeps the config judged
+  CHECK(run_rule("G10", {{"tp.yaml", "tensor_model_parallel_size: 2\n"},
+                         {"big.sh", "torchrun --nproc-per-node 8 x.py\n"},
+                         {"two.sh", "torchrun --nnodes 2 --nproc-per-node 1 x.py\n"}})
+            .lines("tp.yaml") == std::vector<int>{1});
+}
+
+TEST_CASE("G10 rollout TP in RL trainers is a note, training TP an error", "[G10]") {
+  auto v = lint_g10("run.sh",
+                    "python3 -m verl.trainer.main_ppo actor_rollout_ref.rollout.tensor_model_parallel_size=2 "
+                    "trainer.nnodes=2 trainer.n_gpus_per_node=1\n"
+                    "python3 -m verl.trainer.main_ppo actor_rollout_ref.actor.megatron.tensor_model_parallel_size=2 "
+                    "trainer.nnodes=2 trainer.n_gpus_per_node=1\n");
+  REQUIRE(v.findings.size() == 2);
+  CHECK(v.findings[0].level == Level::Note);
+  CHECK(v.findings[0].message.find("is inference TP") != std::string::npos);
+  CHECK(v.findings[1].level == Level::Error);
+  auto o = lint_g10("ppo.sh",
+                    "python3 -m openrlhf.cli.train_ppo_ray --actor.num_nodes 2 --actor.num_gpus_per_node 1 "
+                    "--vllm.tensor_parallel_size 2\n");
+  REQUIRE(o.findings.size() == 1);
+  CHECK(o.findings[0].level == Level::Note);
+  CHECK(lint_g10("big.sh", "python3 -m openrlhf.cli.train_ppo_ray --actor.num_gpus_per_node 8 --vllm.tensor_parallel_size 2\n")
+            .findings.empty());
+  auto y = lint_g10("verl/rollout/rollout.yaml", "tensor_model_parallel_size: 2\n");
+  REQUIRE(y.findings.size() == 1);
+  CHECK(y.findings[0].level == Level::Note);
+}
+
+TEST_CASE("G10 include-tests: test code is skipped unless the target includes it", "[G10]") {
+  std::vector<std::pair<std::string, std::string>> f = {{"tests/serve.sh", "vllm serve m --tensor-parallel-size 2\n"},
+                                                        {"pkg/test_tp.py", "from vllm import LLM\nLLM('m', tensor_parallel_size=2)\n"}};
+  CHECK(lint_target(f, {2, false}).findings.empty());
+  CHECK(lint_target(f, {2, true}).findings.size() == 2);
+}
+
+TEST_CASE("G10 GPU sharing: Kubernetes GPU counts under time-slicing are not GPUs", "[G10]") {
+  std::string job =
+      "apiVersion: batch/v1\nkind: Job\nspec:\n  template:\n    spec:\n      containers:\n        - name: s\n"
+      "          command: [\"vllm\", \"serve\", \"m\", \"--tensor-parallel-size\", \"2\"]\n"
+      "          resources:\n            limits:\n              nvidia.com/gpu: 2\n";
+  CHECK(run_rule("G10", {{"job.yaml", job}}).findings.empty());
+  std::string sharing = "version: v1\nsharing:\n  timeSlicing:\n    resources:\n      - name: nvidia.com/gpu\n        replicas: 2\n";
+  CHECK(run_rule("G10", {{"job.yaml", job}, {"plugin/any.yaml", sharing}}).findings.size() == 1);
+}

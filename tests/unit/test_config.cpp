@@ -194,3 +194,31 @@ TEST_CASE("fail-on thresholds", "[config]") {
   CHECK(fails("error", Level::Error));
   CHECK(!fails("none", Level::Error));
 }
+
+TEST_CASE("target.sparks and include-tests: values, errors, lint options", "[config]") {
+  Config d = parse_config("", "/proj/.sparkcheck.yaml");
+  CHECK(d.sparks.value == 2);
+  CHECK_FALSE(d.include_tests.value);
+  Config c = parse_config("target:\n  sparks: 3\ninclude-tests: true\n", "/proj/.sparkcheck.yaml");
+  CHECK(c.sparks.value == 3);
+  CHECK(c.sparks.from.line == 2);
+  CHECK(c.include_tests.value);
+  LintOptions opt;
+  apply_config(c, opt);
+  CHECK(opt.target.sparks == 3);
+  CHECK(opt.target.include_tests);
+  CHECK(has(render_config_text(c), "target: {sparks: 3}"));
+  CHECK(has(render_config_json(c), "\"include-tests\""));
+  Config t = parse_config("[tool.sparkcheck.target]\nsparks = 4\n", "/proj/pyproject.toml");
+  CHECK(t.sparks.value == 4);
+  for (const char* bad : {"0", "-1", "2.5", "abc", "99999999999", "4097", "\"\""})
+    CHECK(has(error_of(std::string("target: {sparks: ") + bad + "}\n"), "'target.sparks'"));
+  CHECK(has(error_of("target: 2\n"), "must be a mapping"));
+  CHECK(has(error_of("target: {gpus: 2}\n"), "unknown key 'target.gpus'"));
+  CHECK(has(error_of("include-tests: maybe\n"), "valid choices: true, false"));
+  int n = 0;
+  CHECK(parse_sparks("4096", n));
+  CHECK(n == 4096);
+  CHECK_FALSE(parse_sparks("", n));
+  CHECK_FALSE(parse_sparks("1e3", n));
+}

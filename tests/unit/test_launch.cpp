@@ -8,6 +8,7 @@
 #include "knowledge/knowledge.h"
 #include "query/python.h"
 #include "parsers/shell.h"
+#include "launch_rules.h"
 
 using namespace sc;
 using sc::query::command_layout;
@@ -148,4 +149,50 @@ TEST_CASE("query::config_int and python kwargs", "[launch][query]") {
   const auto& kw = knowledge::table("tp-kwargs");
   CHECK(query::call_matches(call, kw.entries[0]));
   CHECK_FALSE(query::call_matches(call, kw.entries[1]));  // tensorrt_llm.
+}
+
+namespace {
+
+std::vector<ConfigEntry> yaml_config(const std::string& path, const std::string& text) {
+  Project p;
+  return test::add_file(p, path, text)->facts.config;
+}
+
+}  // namespace
+
+TEST_CASE("config_layout reads verl, SkyPilot and Kubernetes layout keys", "[launch]") {
+  Layout v = query::config_layout(yaml_config("ppo.yaml", "trainer:\n  nnodes: 2\n  n_gpus_per_node: 1\n"));
+  CHECK(v.nodes == 2);
+  CHECK(v.per_node == 1);
+  Layout s = query::config_layout(yaml_config("sky.yaml", "num_nodes: 2\nresources:\n  accelerators: H100:8\nrun: python x.py\n"));
+  CHECK(s.nodes == 2);
+  CHECK(s.per_node == 8);
+  Layout m = query::config_layout(yaml_config("sky.yaml", "num_nodes: 2\nresources:\n  accelerators: {A100: 4}\nrun: python x.py\n"));
+  CHECK(m.per_node == 4);
+  // num_nodes outside a SkyPilot task is not a layout
+  CHECK_FALSE(query::config_layout(yaml_config("other.yaml", "num_nodes: 2\nmodel: x\n")).known());
+  std::string job =
+      "apiVersion: kubeflow.org/v1\nkind: PyTorchJob\nspec:\n  pytorchReplicaSpecs:\n    Master:\n      replicas: 1\n"
+      "    Worker:\n      replicas: 1\n      template:\n        spec:\n          containers:\n            - name: t\n"
+      "              resources:\n                limits:\n                  nvidia.com/gpu: 1\n";
+  Layout k = query::config_layout(yaml_config("job.yaml", job));
+  CHECK(k.nodes == 2);
+  CHECK(k.per_node == 1);
+  CHECK(query::config_layout(yaml_config("job.yaml", job), true).per_node == -1);
+}
+
+TEST_CASE("command_layout reads env prefixes, OpenRLHF dotted flags, verl overrides, torchrun's default", "[launch]") {
+  Layout e = command_layout(first_command("NNODES=2 NPROC_PER_NODE=8 swift sft --model m\n"));
+  CHECK(e.nodes == 2);
+  CHECK(e.per_node == 8);
+  CHECK(command_layout(first_command("CUDA_VISIBLE_DEVICES=0,1 megatron sft --model m\n")).per_node == 2);
+  CHECK(command_layout(first_command("CUDA_VISIBLE_DEVICES=0 megatron sft --model m\n")).per_node == -1);
+  Layout o = command_layout(first_command("python3 -m openrlhf.cli.train_ppo_ray --actor.num_nodes 2 --actor.num_gpus_per_node 1\n"));
+  CHECK(o.nodes == 2);
+  CHECK(o.per_node == 1);
+  Layout v = command_layout(first_command("python3 -m verl.trainer.main_ppo trainer.nnodes=2 rollout.n_gpus_per_node=2\n"));
+  CHECK(v.nodes == 2);
+  CHECK(v.per_node == 2);
+  CHECK(command_layout(first_command("torchrun --nproc-per-node 4 train.py\n")).nodes == 1);
+  CHECK(command_layout(first_command("torchrun $DIST_ARGS train.py\n")).nodes == -1);
 }
