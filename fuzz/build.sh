@@ -2,7 +2,8 @@
 # Builds the libFuzzer targets with clang (+ASan/UBSan) and runs each for a
 # bounded time. See fuzz/README.md.
 #   fuzz/build.sh [SECONDS [TARGET...]]   default: 60 s each, all targets
-#   FUZZ_PARALLEL=2 runs two targets at a time; FUZZ_BUILD_ONLY=1 only builds.
+#   FUZZ_PARALLEL=2 runs two targets at a time; FUZZ_BUILD_ONLY=1 only builds;
+#   FUZZ_ARGS adds libFuzzer options (e.g. -len_control=0: long inputs from the start).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SECS="${1:-60}"
@@ -23,7 +24,7 @@ run_one() {
   [ -f "fuzz/$t.dict" ] && dict="fuzz/$t.dict"
   mkdir -p "build-fuzz/corpus/$t" build-fuzz/artifacts
   nice -n 19 "build-fuzz/fuzz_$t" -max_total_time="$SECS" -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
-    -print_final_stats=1 -dict="$dict" -artifact_prefix="build-fuzz/artifacts/$t-" \
+    -print_final_stats=1 ${FUZZ_ARGS:-} -dict="$dict" -artifact_prefix="build-fuzz/artifacts/$t-" \
     "build-fuzz/corpus/$t" "fuzz/corpus/$t" >"build-fuzz/$t.log" 2>&1
   local rc=$?
   echo "fuzz_$t: exit $rc; $(grep -E '^#[0-9]+.*(DONE|pulse|NEW|REDUCE)' "build-fuzz/$t.log" | tail -1)"

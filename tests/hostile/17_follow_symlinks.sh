@@ -29,7 +29,7 @@ finished
 has 'ok.py' "$T/out"
 has 'tool_link.py' "$T/out"
 # the directory is listed once, under the first link that reaches it
-grep -qE '^(chain|deps)/requirements.txt$' "$T/out" || { show; fail "linked directory not walked"; }
+grep -qE '^repo/(chain|deps)/requirements.txt$' "$T/out" || { show; fail "linked directory not walked"; }
 [ "$(grep -c 'requirements.txt' "$T/out")" = 1 ] || { show; fail "a file listed twice"; }
 hasnt 'secret.py' "$T/out"
 hasnt 'zero.py' "$T/out"
@@ -44,7 +44,7 @@ has 'symbolic link cycle' "$T/out"
 has 'outside the linted tree' "$T/out"
 hasnt 'SECRET_OUTSIDE' "$T/out"
 # the followed requirements file is linted: its finding is reported under the link's path
-grep -qE '^(chain|deps)/requirements.txt:1' "$T/out" || { show; fail "no finding in the linked file"; }
+grep -qE '^repo/(chain|deps)/requirements.txt:1' "$T/out" || { show; fail "no finding in the linked file"; }
 
 # a link into a second named directory is inside the linted roots too
 mkdir -p other && printf 'torch==2.5.1+cu124\n' > other/requirements.txt
