@@ -23,11 +23,11 @@ run_one() {
   local t=$1 dict=fuzz/parsers.dict
   [ -f "fuzz/$t.dict" ] && dict="fuzz/$t.dict"
   mkdir -p "build-fuzz/corpus/$t" build-fuzz/artifacts
+  local rc=0
   nice -n 19 "build-fuzz/fuzz_$t" -max_total_time="$SECS" -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
     -print_final_stats=1 ${FUZZ_ARGS:-} -dict="$dict" -artifact_prefix="build-fuzz/artifacts/$t-" \
-    "build-fuzz/corpus/$t" "fuzz/corpus/$t" >"build-fuzz/$t.log" 2>&1
-  local rc=$?
-  echo "fuzz_$t: exit $rc; $(grep -E '^#[0-9]+.*(DONE|pulse|NEW|REDUCE)' "build-fuzz/$t.log" | tail -1)"
+    "build-fuzz/corpus/$t" "fuzz/corpus/$t" >"build-fuzz/$t.log" 2>&1 || rc=$?
+  echo "fuzz_$t: exit $rc; $(grep -E '^#[0-9]+' "build-fuzz/$t.log" | tail -1)"
   return $rc
 }
 
