@@ -188,10 +188,10 @@ bool canonical_rules(const std::vector<std::string>& in, const char* flag, std::
 struct LintArgs {
   std::vector<std::string> paths, formats, select, ignore, exclude;
   std::string output, color = "auto", stdin_filename;
+  bool follow_symlinks = false;
   std::string config_file, fail_on, baseline_file, write_baseline;
   std::vector<std::string> extend_select, extend_ignore;
   bool no_ignore = false, no_config = false, no_inline_ignore = false, show_suppressed = false;
-  bool follow_symlinks = false;
   bool statistics = false, exit_zero = false, show_files = false, quiet = false;
   int verbose = 0;
   double max_mb = 10;
