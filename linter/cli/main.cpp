@@ -200,6 +200,7 @@ bool canonical_rules(const std::vector<std::string>& in, const char* flag, std::
 struct LintArgs {
   std::vector<std::string> paths, formats, select, ignore, exclude;
   std::string output, color = "auto", stdin_filename;
+  bool follow_symlinks = false;
   std::string config_file, fail_on, baseline_file, write_baseline;
   std::vector<std::string> extend_select, extend_ignore;
   bool no_ignore = false, no_config = false, no_inline_ignore = false, show_suppressed = false;
@@ -228,6 +229,8 @@ void add_lint_command(CLI::App& app, LintArgs& a) {
                "Output format: text (default), concise, json, sarif, github, junit, gitlab, checkstyle, rdjson; FORMAT:FILE writes that format to FILE (repeatable)");
   lint->add_option("--output,-o", a.output, "Write the (single) output format to FILE instead of stdout");
   lint->add_flag("--no-ignore", a.no_ignore, "Do not honour .gitignore files");
+  lint->add_flag("--follow-symlinks", a.follow_symlinks,
+                 "Follow symbolic links whose target is inside the linted directories (default: none is followed)");
   add_repeated(lint, "--select", a.select, "Only run these rules (G1,G9,...); replaces the config's select");
   add_repeated(lint, "--ignore", a.ignore, "Do not run these rules; added to the config's ignore");
   add_repeated(lint, "--extend-select", a.extend_select, "Run these rules too, on top of the config's select");
@@ -325,6 +328,7 @@ int cmd_probe(ProbeArgs& a) {
     }
   }
   a.opt.checks = ids;
+  sc::remove_temp_files_on_signals();  // the interpreter check's empty directory under $TMPDIR
   return sc::run_probe(a.opt, std::cout, std::cerr);
 }
 
@@ -383,6 +387,7 @@ bool lint_config(const LintArgs& a, sc::Config& cfg) {
 bool lint_options(const LintArgs& a, const sc::Config& cfg, sc::LintOptions& opt) {
   opt.paths = a.paths;
   opt.exclude = a.exclude;
+  opt.follow_symlinks = a.follow_symlinks;
   sc::apply_config(cfg, opt);
   opt.jobs = a.jobs;
   if (a.no_prefilter) opt.prefilter = false;

@@ -279,6 +279,17 @@ struct Reader {
 
 std::string quote(const std::string& s) { return nlohmann::json(s).dump(); }
 
+// The first line (1-based) that is not valid UTF-8, or 0.
+int first_non_utf8_line(std::string_view text) {
+  int line = 1;
+  for (size_t start = 0; start <= text.size(); ++line) {
+    size_t end = std::min(text.find('\n', start), text.size());
+    if (!valid_utf8(text.substr(start, end - start))) return line;
+    start = end + 1;
+  }
+  return 0;
+}
+
 std::string list_text(const std::vector<std::string>& v, bool quoted) {
   std::string r = "[";
   for (size_t i = 0; i < v.size(); ++i) r += (i ? ", " : "") + (quoted ? quote(v[i]) : v[i]);
@@ -359,6 +370,8 @@ Config parse_config(const std::string& text, const std::string& file) {
   cfg.file = abs.generic_string();
   cfg.base_dir = abs.parent_path().generic_string();
   Reader rd{display_file(file), cfg};
+  // Values are printed back (`sparkcheck config`, messages): text must be UTF-8 as YAML and TOML require.
+  if (int bad = first_non_utf8_line(text)) rd.fail(bad, "not valid UTF-8; re-save the file as UTF-8");
   Node root;
   if (ends_with(lower(file), ".toml")) {
     toml::table tbl;

@@ -69,16 +69,20 @@ bool parse_git_index(const std::string& d, TrackedPaths& out) {
   return true;
 }
 
-bool read_git_index(const std::string& top, TrackedPaths& out) {
+std::string git_dir(const std::string& top) {
   std::string git = top + "/.git", text, why;
   if (read_regular_file(git, text, why, 4096, false)) {  // a worktree: "gitdir: PATH"
     std::string line = trim(text);
-    if (!starts_with(line, "gitdir:")) return false;
+    if (!starts_with(line, "gitdir:")) return "";
     std::string dir = trim(line.substr(7));
     git = !dir.empty() && dir[0] == '/' ? dir : top + "/" + dir;
   }
-  std::string data;
-  return read_regular_file(git + "/index", data, why, 256u << 20, false) && parse_git_index(data, out);
+  return git;
+}
+
+bool read_git_index(const std::string& top, TrackedPaths& out) {
+  std::string git = git_dir(top), data, why;
+  return !git.empty() && read_regular_file(git + "/index", data, why, 256u << 20, false) && parse_git_index(data, out);
 }
 
 }  // namespace sc

@@ -17,6 +17,10 @@ struct TrackedPaths {
 // `out` holds what was read before the problem).
 bool parse_git_index(const std::string& data, TrackedPaths& out);
 
+// The git directory of the repository whose top is `top`: `top/.git`, or the
+// PATH of a `.git` file "gitdir: PATH" (worktrees, submodules); "" when malformed.
+std::string git_dir(const std::string& top);
+
 // Reads the index of the repository whose top is `top` (`.git` a directory, or
 // a file "gitdir: PATH" as in worktrees). False when there is none or it is unreadable.
 bool read_git_index(const std::string& top, TrackedPaths& out);

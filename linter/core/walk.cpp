@@ -14,6 +14,7 @@
 #include <filesystem>
 #include <set>
 
+#include "core/git_config.h"
 #include "core/git_index.h"
 #include "core/gitignore.h"
 #include "core/read_file.h"
@@ -73,9 +74,9 @@ struct Walker {
     res.notes.push_back({l, path, {}, msg, id});
   }
 
-  void add_file(const std::string& abs, const struct stat& st, bool explicit_arg) {
+  void add_file(const std::string& abs, const std::string& disp, const struct stat& st, bool explicit_arg) {
     if (!seen_files.insert({st.st_dev, st.st_ino}).second) return;  // read each file once
-    res.files.push_back({abs, display_path(abs, opt.root), explicit_arg});
+    res.files.push_back({abs, disp, explicit_arg});
   }
 
   std::string rel_to_top(const std::string& abs) const {
@@ -103,9 +104,19 @@ struct Walker {
     return n;
   }
 
+  // core.excludesFile (or git's default global ignore file): the lowest precedence.
+  void push_excludes_file() {
+    std::string file = excludes_file(top), text, why;
+    struct stat st;
+    if (file.empty() || stat(file.c_str(), &st) != 0) return;  // none: the usual case
+    if (read_regular_file(file, text, why, 1u << 20, true)) ignores.push(parse_ignore(text, ""));
+    else note(file, "ignore file (core.excludesFile) not read: " + why, "ignore-file");
+  }
+
   // Ignore files above the first walked directory, from the repository top down.
   void push_ancestor_ignores(const std::string& abs) {
     if (opt.no_ignore) return;
+    push_excludes_file();
     std::string text, why;
     if (read_regular_file(top + "/.git/info/exclude", text, why, 1u << 20, false))
       ignores.push(parse_ignore(text, ""));
@@ -118,19 +129,39 @@ struct Walker {
     }
   }
 
-  // Symbolic links are never followed: the walk stays inside the linted tree.
-  // One whose target lies inside a linted directory is skipped quietly (the
-  // target is linted where it is); others are reported.
-  void link(const std::string& child, const std::string& disp) {
+  bool inside_roots(const std::string& target) const {
+    for (const auto& r : roots)
+      if (target == r || starts_with(target, r == "/" ? r : r + "/")) return true;
+    return false;
+  }
+
+  // A symbolic link: never followed out of the linted directories. One whose
+  // target lies inside is skipped quietly (the target is linted where it is),
+  // or followed with --follow-symlinks: then `real` is the target and `st` its
+  // status, and the caller treats the link as that file or directory.
+  bool follow_link(const std::string& child, const std::string& disp, std::string& real, struct stat& st) {
     char buf[PATH_MAX];
     if (!realpath(child.c_str(), buf)) {
       note(disp, "broken symbolic link", "broken-symlink", Level::Note);
-      return;
+      return false;
     }
-    std::string target = buf;
-    for (const auto& r : roots)
-      if (target == r || starts_with(target, r == "/" ? r : r + "/")) return;
-    note(disp, "symbolic link to a path outside the linted tree; not followed", "symlink", Level::Note);
+    if (!inside_roots(buf)) {
+      note(disp, "symbolic link to a path outside the linted tree; not followed", "symlink", Level::Note);
+      return false;
+    }
+    if (!opt.follow_symlinks || stat(buf, &st) != 0) return false;
+    real = buf;
+    return true;
+  }
+
+  // A directory reached through a link that was walked already: a cycle when
+  // it contains the link (reported), else a second way to the same files (quiet).
+  void linked_dir_seen(const std::string& parent, const std::string& real, const std::string& disp) {
+    char buf[PATH_MAX];
+    std::string here = realpath(parent.c_str(), buf) ? buf : parent;
+    if (here == real || starts_with(here, real == "/" ? real : real + "/"))
+      note(disp, "symbolic link cycle: the link points to a directory that contains it; not followed",
+           "symlink-cycle", Level::Note);
   }
 
   void entry(const std::string& abs, const std::string& n, int depth) {
@@ -139,29 +170,33 @@ struct Walker {
     if (excluded(disp)) return;
     struct stat st;
     if (lstat(child.c_str(), &st) != 0) return;
-    if (S_ISLNK(st.st_mode)) return link(child, disp);
+    std::string real;  // the target of a followed link
+    if (S_ISLNK(st.st_mode) && !follow_link(child, disp, real, st)) return;
     bool is_dir = S_ISDIR(st.st_mode);
     if (!opt.no_ignore && ignores.size()) {
       std::string rel = rel_to_top(child);
       if (ignores.ignored(rel, is_dir) && !tracked.has(rel, is_dir)) return;
     }
     if (is_dir) {
-      if (skipped_dir_name(n) || !seen_dirs.insert({st.st_dev, st.st_ino}).second) return;
-      dir(child, depth + 1);
+      if (skipped_dir_name(n)) return;
+      if (seen_dirs.insert({st.st_dev, st.st_ino}).second) return dir(child, depth + 1, real);
+      if (!real.empty()) linked_dir_seen(abs, real, disp);
     } else if (S_ISREG(st.st_mode)) {
-      add_file(child, st, false);
+      add_file(real.empty() ? child : real, disp, st, false);
     } else {
       note(disp, std::string("not linted: the path is ") + file_kind_name(st.st_mode) + ", not a regular file",
            "not-regular-file");
     }
   }
 
-  void dir(const std::string& abs, int depth) {
+  // Lists `abs`; `real` is the directory's real path when it was reached through
+  // a followed link (opened there; the files keep paths under the link).
+  void dir(const std::string& abs, int depth, const std::string& real = "") {
     if (depth > 64) {
       note(display_path(abs, opt.root), "directory nesting deeper than 64 levels; not descended", "too-deep");
       return;
     }
-    int fd = open(abs.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    int fd = open((real.empty() ? abs : real).c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
     DIR* d = fd < 0 ? nullptr : fdopendir(fd);
     if (!d) {
       if (fd >= 0) close(fd);
@@ -183,11 +218,23 @@ struct Walker {
   }
 };
 
+// The real paths of the directories named: a link is followed (or skipped
+// quietly) only when its target lies inside one of them.
+std::vector<std::string> real_roots(const std::vector<std::string>& paths) {
+  std::vector<std::string> roots;
+  for (const auto& p : paths) {
+    char real[PATH_MAX];
+    struct stat st;
+    if (realpath(p.c_str(), real) && stat(real, &st) == 0 && S_ISDIR(st.st_mode)) roots.push_back(real);
+  }
+  return roots;
+}
+
 }  // namespace
 
 WalkResult walk(const WalkOptions& opt) {
   WalkResult res;
-  Walker w{opt, res, {}, {}, {}, {}, {}, {}};
+  Walker w{opt, res, {}, {}, {}, {}, real_roots(opt.paths), {}};
   for (const auto& p : opt.paths) {
     std::error_code ec;
     std::string abs = fs::absolute(p, ec).lexically_normal().generic_string();
@@ -200,8 +247,6 @@ WalkResult walk(const WalkOptions& opt) {
     }
     if (S_ISDIR(st.st_mode)) {  // a directory named on the command line: its own ignore files apply
       w.seen_dirs.insert({st.st_dev, st.st_ino});
-      char real[PATH_MAX];
-      w.roots.push_back(realpath(abs.c_str(), real) ? std::string(real) : abs);
       w.top = ignore_top(abs);
       w.ignores = IgnoreStack();
       w.tracked = TrackedPaths();
@@ -209,7 +254,7 @@ WalkResult walk(const WalkOptions& opt) {
       w.push_ancestor_ignores(abs);
       w.dir(abs, 0);
     } else {
-      w.add_file(abs, st, true);
+      w.add_file(abs, display_path(abs, opt.root), st, true);
     }
   }
   return res;

@@ -1,6 +1,7 @@
 // Finding the files to lint: recursive walk, skip lists; symbolic links are
-// never followed and only regular files are listed; .gitignore/.ignore/
-// .git/info/exclude are read directly (core/gitignore.h): no git process.
+// not followed unless asked (and then only those whose target stays inside the
+// linted directories); only regular files are listed; ignore files are read
+// directly (core/gitignore.h, docs/gitignore.md): no git process.
 #pragma once
 #include <string>
 #include <vector>
@@ -20,6 +21,7 @@ struct WalkOptions {
   std::string root;                   // absolute
   bool no_ignore = false;
   std::vector<std::string> exclude;   // globs on display paths
+  bool follow_symlinks = false;       // follow links whose real target is inside a walked directory
 };
 
 struct WalkResult {

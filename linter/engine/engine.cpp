@@ -323,7 +323,7 @@ std::vector<WalkedFile> walk_files(const LintOptions& opt, const std::vector<std
     std::string abs = fs::absolute(opt.stdin_filename.empty() ? "stdin" : opt.stdin_filename, ec).lexically_normal().generic_string();
     files.push_back({abs, display_path(abs, root), true});
   } else {
-    WalkOptions wo{paths, root, opt.no_ignore, opt.exclude};
+    WalkOptions wo{paths, root, opt.no_ignore, opt.exclude, opt.follow_symlinks};
     // config globs relative to the lint root also prune the walk
     for (const auto& g : opt.exclude_scoped)
       if (g.base.empty() || fs::path(g.base).lexically_normal().generic_string() == root) wo.exclude.push_back(g.pattern);

@@ -30,6 +30,7 @@ struct LintOptions {
   std::vector<std::string> paths;     // files or directories; default "."
   std::string root;                   // display paths relative to this; default: cwd or common parent
   bool no_ignore = false;             // do not honour .gitignore
+  bool follow_symlinks = false;       // follow links whose target is inside the linted directories
   std::optional<std::string> stdin_text;   // with stdin_filename: lint this text as that file
   std::string stdin_filename;
   std::set<std::string> select;       // empty: all rules

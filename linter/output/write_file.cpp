@@ -20,14 +20,24 @@ namespace sc {
 
 namespace {
 
-// The temporary file being written, for the signal handler (one at a time).
-char g_temp[4096];
-std::atomic<bool> g_temp_set{false};
+// Temporary paths to remove on SIGINT/SIGTERM: 0 free, 1 being filled in, 2 armed.
+constexpr int kSlots = 4;
+char g_paths[kSlots][4096];
+std::atomic<int> g_state[kSlots];
 
 void on_signal(int sig) {
-  if (g_temp_set.load()) unlink(g_temp);
+  for (int i = 0; i < kSlots; ++i)
+    if (g_state[i].load() == 2 && unlink(g_paths[i]) != 0) rmdir(g_paths[i]);  // a file, else an empty directory
   signal(sig, SIG_DFL);
   raise(sig);
+}
+
+int claim_slot() {
+  for (int i = 0; i < kSlots; ++i) {
+    int free_state = 0;
+    if (g_state[i].compare_exchange_strong(free_state, 1)) return i;
+  }
+  return -1;
 }
 
 bool write_all(int fd, const std::string& s) {
@@ -60,18 +70,20 @@ bool write_replacing(const std::string& path, const std::string& data, mode_t mo
   size_t slash = path.rfind('/');
   std::string dir = slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
   std::string base = slash == std::string::npos ? path : path.substr(slash + 1);
-  std::string tmpl = dir + "/." + base + ".sparkcheck-XXXXXX";
-  if (tmpl.size() >= sizeof g_temp) { error = fail(path, ENAMETOOLONG); return false; }
-  std::memcpy(g_temp, tmpl.c_str(), tmpl.size() + 1);
-  int fd = mkstemp(g_temp);
-  if (fd < 0) { error = fail(path, errno); return false; }
-  g_temp_set = true;
+  std::string tmpl = dir + "/." + base + ".sparkcheck-XXXXXX";  // beside the target: rename is atomic
+  int slot = tmpl.size() < sizeof g_paths[0] ? claim_slot() : -1;
+  if (slot < 0) { error = fail(path, tmpl.size() < sizeof g_paths[0] ? EBUSY : ENAMETOOLONG); return false; }
+  char* temp = g_paths[slot];
+  std::memcpy(temp, tmpl.c_str(), tmpl.size() + 1);
+  int fd = mkstemp(temp);
+  if (fd < 0) { error = fail(path, errno); g_state[slot] = 0; return false; }
+  g_state[slot] = 2;
   bool ok = fchmod(fd, mode) == 0 && write_all(fd, data);
   int e = errno;
   if (close(fd) != 0 && ok) { ok = false; e = errno; }
-  if (ok && rename(g_temp, path.c_str()) != 0) { ok = false; e = errno; }
-  if (!ok) unlink(g_temp);
-  g_temp_set = false;
+  if (ok && rename(temp, path.c_str()) != 0) { ok = false; e = errno; }
+  if (!ok) unlink(temp);
+  g_state[slot] = 0;
   if (!ok) error = fail(path, e);
   return ok;
 }
@@ -81,6 +93,18 @@ bool write_replacing(const std::string& path, const std::string& data, mode_t mo
 void remove_temp_files_on_signals() {
   signal(SIGINT, on_signal);
   signal(SIGTERM, on_signal);
+}
+
+int remove_on_signal(const std::string& path) {
+  int slot = path.size() < sizeof g_paths[0] ? claim_slot() : -1;
+  if (slot < 0) return -1;
+  std::memcpy(g_paths[slot], path.c_str(), path.size() + 1);
+  g_state[slot] = 2;
+  return slot;
+}
+
+void forget_on_signal(int slot) {
+  if (slot >= 0 && slot < kSlots) g_state[slot] = 0;
 }
 
 bool write_report(const std::string& path, const std::function<void(std::ostream&)>& fn, std::string& error) {

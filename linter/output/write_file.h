@@ -26,4 +26,10 @@ PatchWrite write_patch(const std::string& path, const std::string& before, const
 // Installs the SIGINT/SIGTERM handlers that remove a temporary file in flight.
 void remove_temp_files_on_signals();
 
+// Temporary files other than a report's (which lives beside its target, for the
+// rename) are made under $TMPDIR. Registers such a file or empty directory for
+// removal on SIGINT/SIGTERM; returns a slot for forget_on_signal, -1 when full.
+int remove_on_signal(const std::string& path);
+void forget_on_signal(int slot);
+
 }  // namespace sc

@@ -13,6 +13,7 @@
 #include <set>
 #include <thread>
 
+#include "output/write_file.h"
 #include "probe/machine.h"
 #include "probe/spawn.h"
 
@@ -443,8 +444,10 @@ class RealMachine : public Machine {
     t.push_back('\0');
     const char* dir = mkdtemp(t.data());
     std::string cwd = dir ? dir : "/";
+    int slot = dir ? remove_on_signal(cwd) : -1;
     auto res = spawn_capture({interpreter, "-I", "-c", python_probe_script()}, cwd, kPythonTimeout);
     if (dir) rmdir(dir);
+    forget_on_signal(slot);
     if (!res.started) {
       rep.error = res.error;
       return rep;

@@ -126,6 +126,16 @@ TEST_CASE("errors name the file, the line and the valid choices", "[config]") {
   CHECK(has(error_of("fail-on: error\nfail-on: note\n"), "duplicate key 'fail-on'"));
 }
 
+// Found by fuzz_config: a glob with invalid UTF-8 made `sparkcheck config` throw
+// from the JSON quoting of its value (std::terminate). It is a configuration error now.
+TEST_CASE("configuration text that is not UTF-8 is a configuration error", "[config]") {
+  std::string e = error_of("select: [G1]\nper-file-ignores:\n  \"te\xff\xffsts/**\": [G1]\n");
+  CHECK(has(e, "/proj/.sparkcheck.yaml:3:"));
+  CHECK(has(e, "not valid UTF-8"));
+  CHECK_THROWS_AS(parse_config("[tool.sparkcheck]\nexclude = [\"\xc3\"]\n", "/proj/pyproject.toml"), ConfigError);
+  CHECK_NOTHROW(render_config_text(parse_config("exclude: [\"caf\xc3\xa9/**\"]\n", "/proj/.sparkcheck.yaml")));
+}
+
 TEST_CASE("pyproject.toml [tool.sparkcheck]", "[config]") {
   Config c = parse_config(
       "[project]\nname = \"x\"\n\n"
