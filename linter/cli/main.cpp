@@ -28,6 +28,7 @@
 #include "output/statistics.h"
 #include "output/write_file.h"
 #include "probe/probe.h"
+#include "server/server.h"
 
 namespace {
 
@@ -628,6 +629,7 @@ int main(int argc, char** argv) {
   RulesArgs rules;
   ProbeArgs probe;
   DocsArgs docs;
+  CLI::App* server = app.add_subcommand("server", "Run the language server (LSP over stdin/stdout) for editors; see docs/editors.md");
   add_lint_command(app, lint);
   add_config_command(app, config);
   add_rules_commands(app, rules);
@@ -640,6 +642,7 @@ int main(int argc, char** argv) {
     if (rc != 0) suggest(app, argc, argv);
     return rc == 0 ? kExitClean : kExitError;
   }
+  if (*server) return sc::lsp::serve(0, 1);
   if (*probe.cmd) return cmd_probe(probe);
   if (*rules.rules_cmd) return cmd_rules(rules.rules_format);
   if (*rules.rule_cmd) return cmd_rule(rules.rule_id, rules.rule_format);

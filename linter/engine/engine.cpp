@@ -397,8 +397,12 @@ std::vector<Job> classify_files(const std::vector<WalkedFile>& files, const Lint
 
 void parse_job(Job& job, const LintOptions& opt, const Prefilter& filter) {
   const WalkedFile& wf = *job.wf;
+  auto overlay = opt.overlays.find(wf.abs);
   if (opt.stdin_text) job.text = *opt.stdin_text;
-  else if (!read_file(wf, opt.max_file_bytes, job.text, job.notes)) return;
+  else if (overlay != opt.overlays.end()) {
+    job.text = overlay->second;
+    if (!usable_text(wf, job.text, job.notes)) return;
+  } else if (!read_file(wf, opt.max_file_bytes, job.text, job.notes)) return;
   auto pf = std::make_unique<ParsedFile>();
   pf->abs_path = wf.abs;
   bool crlf = job.text.find("\r\n") != std::string::npos;
