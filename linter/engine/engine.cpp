@@ -395,14 +395,26 @@ std::vector<Job> classify_files(const std::vector<WalkedFile>& files, const Lint
   return jobs;
 }
 
+// The text to lint: standard input, an editor's buffer (LintOptions::overlays) or the file on disk.
+bool job_text(const WalkedFile& wf, const LintOptions& opt, std::string& text, std::vector<Notification>& notes) {
+  if (opt.stdin_text) {
+    text = *opt.stdin_text;
+    return true;
+  }
+  auto overlay = opt.overlays.find(wf.abs);
+  if (overlay == opt.overlays.end()) return read_file(wf, opt.max_file_bytes, text, notes);
+  if (overlay->second.size() > opt.max_file_bytes) {
+    notes.push_back({Level::Warning, wf.display, {}, "not linted: the buffer is " + mb(overlay->second.size()) +
+                     ", over the " + mb(opt.max_file_bytes) + " limit", "file-too-large"});
+    return false;
+  }
+  text = overlay->second;
+  return usable_text(wf, text, notes);
+}
+
 void parse_job(Job& job, const LintOptions& opt, const Prefilter& filter) {
   const WalkedFile& wf = *job.wf;
-  auto overlay = opt.overlays.find(wf.abs);
-  if (opt.stdin_text) job.text = *opt.stdin_text;
-  else if (overlay != opt.overlays.end()) {
-    job.text = overlay->second;
-    if (!usable_text(wf, job.text, job.notes)) return;
-  } else if (!read_file(wf, opt.max_file_bytes, job.text, job.notes)) return;
+  if (!job_text(wf, opt, job.text, job.notes)) return;
   auto pf = std::make_unique<ParsedFile>();
   pf->abs_path = wf.abs;
   bool crlf = job.text.find("\r\n") != std::string::npos;

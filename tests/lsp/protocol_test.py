@@ -162,6 +162,21 @@ def test_limits(root):
     check("end of input without shutdown: status 1", c.close() == 1)
 
 
+def test_bad_config(root):
+    with open(root + "/.sparkcheck.yaml", "w") as f:
+        f.write("selekt: [G1]\n")
+    c, _ = start(root)
+    msg = c.wait_note(lambda m: m["method"] == "window/showMessage")
+    check("a bad .sparkcheck.yaml is shown as an error message", msg["params"]["type"] == 1
+          and "selekt" in msg["params"]["message"], msg)
+    d = c.diagnostics(uri(root + "/Dockerfile"))
+    check("... and the project is linted with the defaults (G1 an error again)",
+          codes(d) == ["G1"] and d[0]["severity"] == 1, d)
+    c.request("shutdown")
+    c.notify("exit", {})
+    c.proc.wait(10)
+
+
 def main():
     root = project()
     c = test_session(root)
@@ -170,6 +185,7 @@ def main():
     check("clean exit", c.proc.wait(10) == 0)
     test_malformed(root)
     test_limits(root)
+    test_bad_config(root)
     print("%d failure(s)" % FAILS)
     sys.exit(1 if FAILS else 0)
 

@@ -35,7 +35,7 @@ Finding finding_at(const std::string& path, Range r) {
 }
 
 // Applies one LSP TextEdit (as the client would) to `text`.
-std::string apply(std::string text, const json& edit) {
+std::string apply_edit(std::string text, const json& edit) {
   const json& r = edit["range"];
   replace_range(text, {r["start"]["line"], r["start"]["character"]}, {r["end"]["line"], r["end"]["character"]},
                 edit["newText"].get<std::string>());
@@ -50,7 +50,8 @@ TEST_CASE("columns in code points become UTF-16 units and back", "[lsp]") {
   CHECK(utf16_of_cols(line, 1) == 1);
   CHECK(utf16_of_cols(line, 2) == 3);  // the emoji is a surrogate pair
   CHECK(utf16_of_cols(line, 4) == 5);  // é is one unit
-  CHECK(utf16_of_cols(line, 7) == 7);  // one past the end
+  CHECK(utf16_of_cols(line, 5) == 6);  // the whole line
+  CHECK(utf16_of_cols(line, 6) == 7);  // one past the end
   CHECK(cols_of_utf16(line, 3) == 2);
   CHECK(cols_of_utf16(line, 2) == 1);  // inside the pair: its start
   CHECK(bytes_of_utf16(line, 3) == 5);
@@ -100,7 +101,7 @@ TEST_CASE("a finding's fixes become a workspace edit in UTF-16 positions", "[lsp
   CHECK(actions[1]["title"] == "Pin an image (unsafe fix)");
   const json& edits = actions[0]["edit"]["changes"]["file:///proj/Dockerfile"];
   REQUIRE(edits.size() == 1);
-  CHECK(apply(text, edits[0]) == "FROM x\nENV A=\xF0\x9F\x98\x80 ARCH=\"12.1a\"\n");
+  CHECK(apply_edit(text, edits[0]) == "FROM x\nENV A=\xF0\x9F\x98\x80 ARCH=\"12.1a\"\n");
   CHECK(actions[2]["title"].get<std::string>().find("Suppress G1") == 0);
 }
 
@@ -111,7 +112,7 @@ TEST_CASE("the suppression edit inserts a comment the parser accepts", "[lsp]") 
   auto edit = suppression_edit(*p.files[0], f);
   REQUIRE(edit);
   CHECK((*edit)["range"]["start"]["line"] == 1);  // above the RUN, not inside its continuation
-  std::string fixed = apply(text, *edit);
+  std::string fixed = apply_edit(text, *edit);
   CHECK(fixed.find("\n# sparkcheck: ignore[G1] -- ") != std::string::npos);
   std::vector<Notification> problems;
   auto dirs = parse_suppressions(SourceFile("Dockerfile", fixed), false, problems);
@@ -137,7 +138,7 @@ TEST_CASE("suppression edits follow each file kind's comments", "[lsp]") {
   REQUIRE(n);
   CHECK((*n)["newText"] == "    \"# sparkcheck: ignore[G1] -- TODO: why this is safe\\n\",\n");
   std::vector<Notification> problems;
-  auto dirs = parse_suppressions(SourceFile("x.ipynb", apply(nb, *n)), false, problems);
+  auto dirs = parse_suppressions(SourceFile("x.ipynb", apply_edit(nb, *n)), false, problems);
   CHECK(problems.empty());
   CHECK(dirs.size() == 1);
 }
