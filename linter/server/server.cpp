@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <set>
 
+#include "core/read_file.h"
 #include "output/output.h"
 #include "server/convert.h"
 #include "server/lsp_text.h"
@@ -36,6 +37,14 @@ std::string str(const json& j, const char* key) {
 std::string doc_path(const json& params) {
   std::string p = uri_to_path(params.at("textDocument").at("uri").get<std::string>());
   return p.empty() || p[0] != '/' ? "" : normal(p);
+}
+
+// Whether the file on disk holds exactly `text` (then opening or closing its buffer changes nothing).
+bool same_as_disk(const std::string& path, const std::string& text) {
+  std::error_code ec;
+  if (fs::file_size(path, ec) != text.size() || ec) return false;
+  std::string disk, why;
+  return read_regular_file(path, disk, why, text.size() + 1, false) && disk == text;
 }
 
 Position position_of(const json& j) { return {j.at("line").get<int>(), j.at("character").get<int>()}; }
@@ -80,6 +89,7 @@ class Server {
   json answer(const std::string& method, const json& params);
   void notify(const std::string& method, const json& params);
   void change(const json& params);
+  bool inside_root(const std::string& path) const;
   void folders(const json& params);
   void relint();
   void publish();
@@ -185,15 +195,21 @@ void Server::notify(const std::string& method, const json& params) {
     dirty_ = true;
   } else if (method == "textDocument/didOpen") {
     std::string path = doc_path(params);
-    if (!path.empty()) docs_[path] = params.at("textDocument").at("text").get<std::string>();
-    dirty_ = true;
+    if (path.empty()) return;
+    std::string& text = docs_[path] = params.at("textDocument").at("text").get<std::string>();
+    // a file inside a workspace opened as it is on disk: the last lint stands
+    dirty_ = dirty_ || spaces_.empty() || !same_as_disk(path, text) || !inside_root(path);
   } else if (method == "textDocument/didChange") {
     change(params);
-  } else if (method == "textDocument/didSave" || method == "textDocument/didClose") {
+  } else if (method == "textDocument/didClose") {
+    auto it = docs_.find(doc_path(params));
+    if (it == docs_.end()) return;
+    dirty_ = dirty_ || !same_as_disk(it->first, it->second) || !inside_root(it->first);
+    docs_.erase(it);
+  } else if (method == "textDocument/didSave") {
     std::string path = doc_path(params);
-    if (method == "textDocument/didClose") docs_.erase(path);
-    else if (params.contains("text") && params["text"].is_string() && docs_.count(path)) docs_[path] = params["text"];
-    dirty_ = true;
+    if (params.contains("text") && params["text"].is_string() && docs_.count(path)) docs_[path] = params["text"];
+    dirty_ = true;  // on save, files changed by other programs are read again too
   } else if (method == "workspace/didChangeWorkspaceFolders") {
     folders(params);
   }
@@ -224,16 +240,19 @@ void Server::folders(const json& params) {
   dirty_ = true;
 }
 
+bool Server::inside_root(const std::string& path) const {
+  for (const auto& r : roots_)
+    if (is_under(path, r)) return true;
+  return false;
+}
+
 void Server::relint() {
   auto t0 = std::chrono::steady_clock::now();
   dirty_ = false;
   std::vector<Workspace> next;
   for (const auto& r : roots_) next.push_back({r, "", {}, ""});
-  for (const auto& [path, text] : docs_) {
-    bool inside = false;
-    for (const auto& r : roots_) inside = inside || is_under(path, r);
-    if (!inside) next.push_back({fs::path(path).parent_path().generic_string(), path, {}, ""});
-  }
+  for (const auto& [path, text] : docs_)
+    if (!inside_root(path)) next.push_back({fs::path(path).parent_path().generic_string(), path, {}, ""});
   size_t files = 0;
   for (auto& ws : next) {
     lint_workspace(ws, docs_);

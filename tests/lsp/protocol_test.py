@@ -92,8 +92,13 @@ def test_hover_action(c, req, g1):
 
 def test_changes(c, root, docker, req, base):
     dockerfile = open(root + "/Dockerfile").read()
+    def lints():
+        return sum(1 for n in c.notes if n["method"] == "window/logMessage" and "linted" in n["params"]["message"])
+    before = lints()
     c.notify("textDocument/didOpen", {"textDocument": {"uri": docker, "languageId": "dockerfile", "version": 1,
                                                         "text": dockerfile}})
+    c.request("textDocument/hover", {"textDocument": {"uri": docker}, "position": {"line": 0, "character": 0}})
+    check("opening a file as it is on disk does not re-lint", lints() == before, lints() - before)
     # the Dockerfile's base image decides the findings of requirements-base.txt (not open)
     t0 = time.time()
     c.notify("textDocument/didChange", {"textDocument": {"uri": docker, "version": 2}, "contentChanges": [
