@@ -152,8 +152,8 @@ void Server::request(const json& id, const std::string& method, const json& para
     ch_.send(error_response(id, kServerNotInitialized, "initialize first"));
     return;
   }
-  if (shutdown_) {
-    ch_.send(error_response(id, kInvalidRequest, "the server is shutting down"));
+  if (shutdown_ || (initialized_ && method == "initialize")) {
+    ch_.send(error_response(id, kInvalidRequest, shutdown_ ? "the server is shutting down" : "already initialized"));
     return;
   }
   try {
@@ -170,7 +170,6 @@ void Server::request(const json& id, const std::string& method, const json& para
 // The result of a request; a discarded value for an unknown method.
 json Server::answer(const std::string& method, const json& params) {
   if (method == "initialize") {
-    if (initialized_) throw std::runtime_error("already initialized");
     roots_ = initial_roots(params);
     initialized_ = true;
     return {{"capabilities", capabilities()}, {"serverInfo", {{"name", "sparkcheck"}, {"version", tool_version()}}}};

@@ -5,6 +5,7 @@ Prints ok/FAIL lines; exits 1 on any failure. Also prints the re-lint latency it
 """
 import json
 import os
+import random
 import shutil
 import sys
 import time
@@ -149,12 +150,37 @@ def test_malformed(root):
     check("unknown method: -32601", r["error"]["code"] == -32601, r)
     c.notify("textDocument/didOpen", {"textDocument": {"uri": "untitled:1", "text": "x"}})
     c.notify("textDocument/didChange", {"textDocument": {"uri": uri(root + "/nope")}, "contentChanges": 7})
+    r = c.request("initialize", {"rootUri": 5})
+    check("a second initialize: an error", "error" in r, r)
+    fuzz(c, root)
     r = c.request("shutdown")
     check("still answering after hostile input: shutdown", "result" in r and r["result"] is None, r)
     r = c.request("textDocument/hover", {})
     check("requests after shutdown: -32600", r["error"]["code"] == -32600, r)
     c.notify("exit", {})
     check("exit after shutdown: status 0", c.proc.wait(10) == 0)
+
+
+def fuzz(c, root):
+    """Well-framed messages with random methods, params and bytes; the server must keep answering."""
+    rnd = random.Random(13)
+    values = [None, True, -1, 2 ** 63, 1.5e308, "", "x" * 5000, [], {}, [[[]]], {"uri": 7},
+              {"uri": uri(root + "/Dockerfile")}, {"line": -1, "character": 2 ** 40}]
+    methods = ["textDocument/didOpen", "textDocument/didChange", "textDocument/didClose", "textDocument/didSave",
+               "textDocument/hover", "textDocument/codeAction", "workspace/didChangeWorkspaceFolders", "$/x", ""]
+    for i in range(300):
+        params = {k: rnd.choice(values) for k in rnd.sample(["textDocument", "position", "range", "contentChanges",
+                                                             "context", "event", "text"], 3)}
+        msg = {"jsonrpc": "2.0", "method": rnd.choice(methods), "params": rnd.choice([params, values[rnd.randrange(6)]])}
+        if i % 2:
+            msg["id"] = rnd.choice([i + 1000, "s%d" % i, 1.5, None, [1]])
+        body = json.dumps(msg).encode()
+        if i % 7 == 0:
+            body = bytes(rnd.randrange(256) for _ in range(rnd.randrange(1, 64)))
+        c.raw(frame(body))
+    r = c.request("textDocument/hover", {"textDocument": {"uri": uri(root + "/Dockerfile")},
+                                         "position": {"line": 0, "character": 7}})
+    check("300 random messages later the server still answers", "result" in r or "error" in r, r)
 
 
 def test_limits(root):
