@@ -629,12 +629,12 @@ int main(int argc, char** argv) {
   RulesArgs rules;
   ProbeArgs probe;
   DocsArgs docs;
-  CLI::App* server = app.add_subcommand("server", "Run the language server (LSP over stdin/stdout) for editors; see docs/editors.md");
   add_lint_command(app, lint);
   add_config_command(app, config);
   add_rules_commands(app, rules);
   add_probe_command(app, probe);
   add_docs_commands(app, docs);
+  CLI::App* server = app.add_subcommand("server", "Run the language server (LSP over stdin/stdout) for editors; see docs/editors.md");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -122,6 +122,12 @@ def test_changes(c, root, docker, req, base):
     c.notify("textDocument/didClose", {"textDocument": {"uri": req}})
     d = c.settle(req, lambda x: codes(x) == ["G1"])
     check("closing the buffer brings the disk's findings back", codes(d) == ["G1"], d)
+    # an open, unsaved configuration is used as typed
+    cfg = uri(root + "/.sparkcheck.yaml")
+    c.notify("textDocument/didOpen", {"textDocument": {"uri": cfg, "languageId": "yaml", "version": 1,
+                                                        "text": "severity:\n  G1: note\n"}})
+    d = c.settle(req, lambda x: [e["severity"] for e in x] == [3])
+    check("the unsaved .sparkcheck.yaml applies (G1 a note)", [e["severity"] for e in d] == [3], d)
     logs = [n["params"]["message"] for n in c.notes if n["method"] == "window/logMessage"]
     print("server log: " + "; ".join(logs[-3:]))
 
