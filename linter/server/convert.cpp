@@ -117,11 +117,57 @@ std::optional<json> suppression_edit(const ParsedFile& pf, const Finding& f) {
     return std::nullopt;
   if (!notebook && !hash_comments(pf)) return std::nullopt;
   if (!notebook) line = logical_start(src, line);
+  if (line == 1 && starts_with(src.line(1), "#!")) return std::nullopt;  // nothing goes above a shebang
   std::string comment = "# sparkcheck: ignore[" + f.rule + "] -- TODO: why this is safe";
   std::string eol = src.text().find("\r\n") != std::string::npos ? "\r\n" : "\n";
   std::string ins = indent_of(src.line(line)) + (notebook ? "\"" + comment + "\\n\"," : comment) + eol;
   json at = position({line - 1, 0});
   return json{{"range", {{"start", at}, {"end", at}}}, {"newText", ins}};
+}
+
+namespace {
+
+bool separator(char c) { return c == ',' || c == ' ' || c == '\t'; }
+
+json edit_bytes(int line0, std::string_view text, size_t b, size_t e, size_t line_bytes) {
+  auto pos = [&](size_t off) {
+    if (off > line_bytes) return position({line0 + 1, 0});  // the start of the next line
+    return position({line0, utf16_of_cols(text, utf8_cols(text, off))});
+  };
+  return {{"range", {{"start", pos(b)}, {"end", pos(e)}}}, {"newText", ""}};
+}
+
+// Deletes line `l` with its line break (the one before it when the file's last line has none).
+json line_removal(const SourceFile& src, int l) {
+  std::string_view line = src.line(l);
+  if (l < src.line_count() || ends_with(src.text(), "\n")) return edit_bytes(l - 1, line, 0, line.size() + 1, line.size());
+  if (l == 1) return edit_bytes(0, line, 0, line.size(), line.size());
+  Position from = to_lsp(src, l - 1, utf8_cols(src.line(l - 1), src.line(l - 1).size()) + 1);
+  return {{"range", {{"start", position(from)}, {"end", position(to_lsp(src, l, utf8_cols(line, line.size()) + 1))}}},
+          {"newText", ""}};
+}
+
+}  // namespace
+
+std::optional<json> removal_edit(const ParsedFile& pf, const Finding& f) {
+  const SourceFile& src = pf.src;
+  int l = f.loc.range.line;
+  if (f.rule != kUnusedSuppression || pf.facts.kind == FileKind::Notebook || l < 1 || l > src.line_count()) return {};
+  std::string_view line = src.line(l);
+  size_t idb = bytes_of_utf16(line, to_lsp(src, l, f.loc.range.col).character);
+  size_t ide = bytes_of_utf16(line, to_lsp(src, l, f.loc.range.end_col).character);
+  size_t open = line.rfind('[', idb), close = line.find(']', ide), hash = line.rfind('#', open);
+  if (open == std::string_view::npos || close == std::string_view::npos || hash == std::string_view::npos || ide <= idb)
+    return {};
+  size_t after = ide, before = idb;
+  while (after < close && separator(line[after])) ++after;
+  while (before > open + 1 && separator(line[before - 1])) --before;
+  if (after < close) return edit_bytes(l - 1, line, idb, after, line.size());  // "G1, G9" -> "G9"
+  if (before > open + 1) return edit_bytes(l - 1, line, before, ide, line.size());  // "G1, G9" -> "G1"
+  size_t code_end = hash;  // the only id: the whole comment goes
+  while (code_end > 0 && (line[code_end - 1] == ' ' || line[code_end - 1] == '\t')) --code_end;
+  if (code_end == 0) return line_removal(src, l);
+  return edit_bytes(l - 1, line, code_end, line.size(), line.size());
 }
 
 std::vector<json> code_actions(const Project& p, const Finding& f, const json& diag) {
@@ -130,6 +176,13 @@ std::vector<json> code_actions(const Project& p, const Finding& f, const json& d
     if (!fix.edits.empty()) out.push_back(fix_action(p, fix, diag));
   const ParsedFile* pf = p.find(f.loc.path);
   if (!pf) return out;
+  if (f.fixes.empty())
+    if (auto edit = removal_edit(*pf, f))
+      out.push_back({{"title", "Remove the unused suppression"},
+                     {"kind", "quickfix"},
+                     {"diagnostics", json::array({diag})},
+                     {"isPreferred", true},
+                     {"edit", {{"changes", {{uri_of(p, f.loc.path), json::array({*edit})}}}}}});
   if (auto edit = suppression_edit(*pf, f)) {
     json changes = {{uri_of(p, f.loc.path), json::array({*edit})}};
     out.push_back({{"title", "Suppress " + f.rule + " on this line (# sparkcheck: ignore[" + f.rule + "])"},

@@ -28,6 +28,10 @@ std::vector<json> code_actions(const Project& p, const Finding& f, const json& d
 // TextEdit, or nothing when the file cannot hold such a comment there.
 std::optional<json> suppression_edit(const ParsedFile& pf, const Finding& f);
 
+// For an `unused-suppression` finding: the edit that removes the unused id from its comment,
+// or the whole comment when it names nothing else (the line too when the comment stands alone).
+std::optional<json> removal_edit(const ParsedFile& pf, const Finding& f);
+
 // Markdown for a hover over `f`: the finding, then its rule's documentation.
 std::string hover_markdown(const Finding& f, bool with_doc);
 

@@ -177,3 +177,31 @@ TEST_CASE("framing: bodies by Content-Length, bad headers answered, oversize dro
   CHECK(ch.read(body, why) == Channel::Got::End);  // the oversized body swallows the rest, then EOF
   close(fds[0]);
 }
+
+TEST_CASE("an unused suppression is removed: the id, or the whole comment", "[lsp]") {
+  auto removed = [](const std::string& text, Range id) {
+    Project p = project_with("req.txt", text, FileKind::Requirements);
+    Finding f = finding_at("req.txt", id);
+    f.rule = kUnusedSuppression;
+    auto e = removal_edit(*p.files[0], f);
+    return e ? apply_edit(text, *e) : std::string("(none)");
+  };
+  // the only id of a comment on its own line: the line goes
+  CHECK(removed("a\n# sparkcheck: ignore[G9] -- r\nb\n", {2, 22, 2, 24}) == "a\nb\n");
+  // the last line, without a line break
+  CHECK(removed("a\n# sparkcheck: ignore[G9] -- r", {2, 22, 2, 24}) == "a");
+  // a trailing comment: the code stays
+  CHECK(removed("torch==2.9  # sparkcheck: ignore[G9] -- r\r\n", {1, 34, 1, 36}) == "torch==2.9\r\n");
+  // one of two ids: only it (and its separator) goes
+  CHECK(removed("x  # sparkcheck: ignore[G1, G9] -- r\n", {1, 25, 1, 27}) == "x  # sparkcheck: ignore[G9] -- r\n");
+  CHECK(removed("x  # sparkcheck: ignore[G1, G9] -- r\n", {1, 29, 1, 31}) == "x  # sparkcheck: ignore[G1] -- r\n");
+  // other rules' findings get no removal
+  Project p = project_with("req.txt", "a\n", FileKind::Requirements);
+  CHECK_FALSE(removal_edit(*p.files[0], finding_at("req.txt", {1, 1, 1, 2})));
+}
+
+TEST_CASE("no suppression comment above a shebang", "[lsp]") {
+  Project p = project_with("run.sh", "#!/bin/bash\npip install torch\n", FileKind::Shell);
+  CHECK_FALSE(suppression_edit(*p.files[0], finding_at("run.sh", {1, 3, 1, 6})));
+  CHECK(suppression_edit(*p.files[0], finding_at("run.sh", {2, 1, 2, 4})));
+}
