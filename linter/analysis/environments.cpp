@@ -114,6 +114,7 @@ PkgRun make_run(const Project& p, const Links& l, const ParsedFile& f, const Ins
   PkgRun run;
   run.file = &f;
   run.install = &in;
+  run.stage = in.stage;
   fill_run(p, run, l.children, l.cchildren, std::move(todo));
   return run;
 }
@@ -124,6 +125,30 @@ bool staged(const ParsedFile& f) {
   for (const Install& in : f.facts.installs)
     if (in.stage >= 0) return true;
   return false;
+}
+
+// The installs of scripts that a RUN of a stage in `chain` runs (Project::image_scripts).
+bool script_runs(const Project& p, const Links& l, const ParsedFile& df, const std::set<int>& chain,
+                 std::vector<PkgRun>& runs) {
+  bool any = false;
+  for (const auto& [script, where] : p.image_scripts)
+    for (const Project::ImageScriptRun& at : where) {
+      if (at.dockerfile != &df || !chain.count(at.stage)) continue;
+      for (const Install& in : script->facts.installs) {
+        PkgRun run = make_run(p, l, *script, in, {});
+        run.stage = at.stage;
+        run.via = at.via;
+        runs.push_back(std::move(run));
+        any = true;
+      }
+    }
+  return any;
+}
+
+// Runs in the order the image build meets them: a script's at its RUN line.
+void in_run_order(std::vector<PkgRun>& runs) {
+  auto line = [](const PkgRun& r) { return r.via.range.valid() ? r.via.range.line : r.install->loc.range.line; };
+  std::stable_sort(runs.begin(), runs.end(), [&](const PkgRun& a, const PkgRun& b) { return line(a) < line(b); });
 }
 
 // One environment per image stage (Dockerfile stage, docker run IMAGE): the runs of the stage
@@ -137,6 +162,7 @@ void dockerfile_envs(const Project& p, const Links& l, const ParsedFile& f, std:
       k = f.facts.images[k].from_stage ? f.facts.images[k].parent_stage : -1;
     for (const Install& in : f.facts.installs)
       if (chain.count(in.stage)) env.runs.push_back(make_run(p, l, f, in, {}));
+    if (script_runs(p, l, f, chain, env.runs)) in_run_order(env.runs);
     if (!env.runs.empty()) envs.push_back(std::move(env));
   }
 }
@@ -163,13 +189,17 @@ PkgEnv host_env(const Project& p, const Links& l, const ParsedFile& f) {
 
 std::vector<PkgEnv> package_envs(const Project& p) {
   Links l(p);
+  std::set<const ParsedFile*> run_scripts;  // Dockerfiles whose RUNs run project scripts
+  for (const auto& [script, where] : p.image_scripts)
+    for (const Project::ImageScriptRun& at : where) run_scripts.insert(at.dockerfile);
   std::vector<PkgEnv> envs;
   for (const auto& up : p.files) {
     const ParsedFile& f = *up;
-    if (f.facts.installs.empty()) continue;
+    if (f.facts.installs.empty() && !run_scripts.count(&f)) continue;
     bool dockerfile = f.facts.kind == FileKind::Dockerfile;
     if (dockerfile || staged(f)) dockerfile_envs(p, l, f, envs);
     if (dockerfile || (f.facts.kind == FileKind::Requirements && !root_requirements(p, f))) continue;
+    if (p.image_scripts.count(&f)) continue;  // judged in the images that run it
     if (PkgEnv env = host_env(p, l, f); !env.runs.empty()) envs.push_back(std::move(env));
   }
   return envs;

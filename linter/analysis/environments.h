@@ -23,6 +23,8 @@ struct PkgMember {
 struct PkgRun {
   const ParsedFile* file = nullptr;  // the file holding the command (or the root requirements file)
   const Install* install = nullptr;  // the command (or the root file's Install)
+  int stage = -1;                    // the Dockerfile stage it runs in (-1 on the host)
+  Location via;                      // the RUN that runs the script holding `install`, when one does
   std::vector<PkgMember> members;    // the install itself first, then included files
   std::vector<IndexUrl> indexes;     // every index in effect (command, ENV, all included files)
   std::vector<Requirement> inline_constraints;  // -c/--override values that are specs, parsed

@@ -117,7 +117,7 @@ bool Project::has_lockfile_pin(const std::string& pkg) const {
 // A path written inside a Dockerfile RUN (container path) -> the project file that a
 // COPY/ADD earlier in the same stage chain put there.
 static const ParsedFile* container_file(const Project& p, const ParsedFile& df, int stage, int before_line,
-                                        const std::string& value) {
+                                        const std::string& value, bool copied_only = false) {
   std::set<int> chain;
   for (int s = stage; s >= 0 && chain.insert(s).second;) {
     if (s >= static_cast<int>(df.facts.images.size())) break;
@@ -151,9 +151,42 @@ static const ParsedFile* container_file(const Project& p, const ParsedFile& df, 
     if (!rel.empty())
       if (const ParsedFile* f = in_context(join_path(src, rel))) best = f;
   }
-  if (best) return best;
+  if (best || copied_only) return best;
   if (!value.empty() && value[0] != '/') return in_context(value);
   return nullptr;
+}
+
+// The script a RUN command runs: `bash [-flags] FILE`, `sh FILE`, `source FILE`, `. FILE`,
+// or a path as the program (`./install.sh`, `/opt/setup.sh`); "" for anything else.
+static std::string script_of(const Command& c) {
+  if (c.argv.empty() || !c.argv[0].resolved) return "";
+  std::string prog = c.argv[0].text.substr(c.argv[0].text.rfind('/') == std::string::npos ? 0 : c.argv[0].text.rfind('/') + 1);
+  if (prog == "bash" || prog == "sh" || prog == "zsh" || prog == "dash" || prog == "source" || prog == ".") {
+    for (size_t i = 1; i < c.argv.size(); ++i) {
+      const Word& w = c.argv[i];
+      if (!w.resolved) return "";
+      if (w.text == "-c") return "";  // a script given as text, not a file
+      if (!starts_with(w.text, "-")) return w.text;
+    }
+    return "";
+  }
+  const std::string& p = c.argv[0].text;
+  return p.find('/') != std::string::npos && ends_with(p, ".sh") ? p : "";
+}
+
+void Project::link_image_scripts() {
+  image_scripts.clear();
+  for (const auto& up : files) {
+    const ParsedFile& df = *up;
+    if (df.facts.kind != FileKind::Dockerfile) continue;
+    for (const Command& c : df.facts.commands) {
+      if (c.stage < 0 || c.context != CommandContext::Run) continue;
+      std::string path = script_of(c);
+      if (path.empty() || unresolved_text(path)) continue;
+      const ParsedFile* s = container_file(*this, df, c.stage, c.loc.range.line, path, true);
+      if (s && s != &df && s->facts.kind == FileKind::Shell) image_scripts[s].push_back({&df, c.stage, c.loc});
+    }
+  }
 }
 
 void Project::link() {
@@ -161,7 +194,10 @@ void Project::link() {
   included_by.clear();
   constrained_by.clear();
   notes.clear();
+  if (!builds_linked_) link_compose_builds();
+  builds_linked_ = true;
   link_requirement_files();
+  link_image_scripts();
   find_include_cycles();
   envs = package_envs(*this);
 }
@@ -258,7 +294,7 @@ std::vector<InstallContext> Project::contexts_for(const ParsedFile& f) const {
   for (const PkgEnv& env : envs)
     for (const PkgRun& run : env.runs) {
       // a Dockerfile run counts in the environment of its own stage, not of the stages built on it
-      if (env.dockerfile && env.stage != run.install->stage) continue;
+      if (env.dockerfile && env.stage != run.stage) continue;
       if (!run_installs_file(run, f)) continue;
       if (env.dockerfile && env.dockerfile->facts.kind == FileKind::Dockerfile)
         out.push_back({env.dockerfile, env.stage, env.image, run.install->loc, run.install, run.file});

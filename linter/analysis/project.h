@@ -71,10 +71,24 @@ class Project {
   // Where installs share one Python environment (Dockerfile stage with the stages it builds
   // on, or a host file), with their install runs; filled once by link(), after the links.
   std::vector<PkgEnv> envs;
-  // link() = link_requirement_files(), find_include_cycles(), then envs = package_envs(*this).
+  // Shell scripts that a Dockerfile RUN runs (`bash scripts/install.sh`, `./install.sh`,
+  // `source x.sh`) after a COPY/ADD put them in the image: script -> where it runs.
+  struct ImageScriptRun {
+    const ParsedFile* dockerfile;
+    int stage;
+    Location via;  // the RUN command
+  };
+  std::map<const ParsedFile*, std::vector<ImageScriptRun>> image_scripts;
+  // link() = link_compose_builds() (once), link_requirement_files(), link_image_scripts(),
+  // find_include_cycles(), then envs = package_envs(*this).
   void link();
 
  private:
+  // Compose services' build args: the Dockerfile they build gains the stages of that build
+  // (analysis/builds.cpp). Runs once per project: it adds facts.
+  void link_compose_builds();
+  bool builds_linked_ = false;
+  void link_image_scripts();
   void link_requirement_files();
   void link_one_target(const ParsedFile& f, const Install& in, const std::string& value, const Location& loc,
                        bool is_constraint);

@@ -96,6 +96,14 @@ struct FileRef {
   Location loc;
 };
 
+// A compose service's `build:`: the Dockerfile it builds and the build args it passes
+// (they override that Dockerfile's ARG defaults).
+struct BuildSpec {
+  std::string dockerfile;         // from the compose file's folder: context + "/" + dockerfile
+  std::vector<EnvSetting> args;   // as written in `args:` (origin BuildArg)
+  Location loc;                   // the `build:` (or `dockerfile:`) value
+};
+
 // ---- shell ----------------------------------------------------------------
 
 struct Word {
@@ -187,6 +195,17 @@ struct CiJob {
   bool resolved = true;
 };
 
+// ---- values written in one place and used in another -------------------------
+
+// A word written in one place and used in another: a command held in a shell variable
+// (`CMD="vllm serve --tp 2"` ... `exec $CMD`), a compose build arg that a Dockerfile uses.
+// Facts carry the place where the value is written; the engine adds `used` as a related
+// place to a finding at `written`.
+struct Expansion {
+  Location written, used;
+  std::string what;  // the related place's message: "expanded here ($CMD)"
+};
+
 // ---- everything one file yields ------------------------------------------
 
 struct FileFacts {
@@ -203,6 +222,8 @@ struct FileFacts {
   // Markdown: (first, last) line of each code block read; suppression comments count only there.
   std::vector<std::pair<int, int>> code_lines;
   std::vector<CiJob> ci_jobs;             // CI files: where each job is and what runs it
+  std::vector<Expansion> expansions;      // words whose value is written elsewhere (see Expansion)
+  std::vector<BuildSpec> builds;          // compose services' `build:`
   bool lockfile = false;                  // uv.lock, poetry.lock, pylock.toml, conda-lock...
   std::map<std::string, std::string> locked;  // lock file: normalised name -> version
 };

@@ -529,6 +529,29 @@ void lower_off_spark(LintResult& res) {
   }
 }
 
+// A finding at a word whose value is written there but used elsewhere (a command held in a
+// shell variable, a compose build arg read by a Dockerfile) names the place of use.
+bool within(const Range& inner, const Range& outer) {
+  auto before = [](int l1, int c1, int l2, int c2) { return l1 < l2 || (l1 == l2 && c1 <= c2); };
+  return before(outer.line, outer.col, inner.line, inner.col) &&
+         before(inner.line, inner.col, outer.end_line, outer.end_col - 1);
+}
+
+void add_use_sites(LintResult& res) {
+  std::map<std::string, std::vector<const Expansion*>> by_path;
+  for (const auto& f : res.project.files)
+    for (const Expansion& x : f->facts.expansions) by_path[x.written.path].push_back(&x);
+  if (by_path.empty()) return;
+  for (Finding& f : res.findings) {
+    auto it = by_path.find(f.loc.path);
+    if (it == by_path.end()) continue;
+    std::set<std::pair<int, int>> seen;
+    for (const Expansion* x : it->second)
+      if (within(f.loc.range, x->written.range) && seen.insert({x->used.range.line, x->used.range.col}).second)
+        f.related.push_back({x->used, x->what});
+  }
+}
+
 // Sorted, and the same finding reported twice (a file reached through two contexts) kept once.
 void sort_and_dedupe(std::vector<Finding>& findings) {
   for (auto& f : findings)
@@ -567,6 +590,7 @@ LintResult run_lint(const LintOptions& opt) {
   build_project(jobs, res);
   std::set<std::string> ran = check_rules(opt, res);
   lower_off_spark(res);
+  add_use_sites(res);
   sort_and_dedupe(res.findings);
   apply_policy(res, opt, ran);
   sort_findings(res.findings);

@@ -7,6 +7,7 @@
 
 #include "core/source.h"
 #include "knowledge/knowledge.h"
+#include "knowledge/markers.h"
 
 namespace sc {
 namespace {
@@ -197,17 +198,8 @@ int cuda_major_of_package(const Requirement& r) {
   return 0;
 }
 
-bool marker_excludes_aarch64(std::string_view marker) {
-  std::string m;
-  for (char c : lower(marker))
-    if (c != ' ' && c != '"' && c != '\'') m += c;
-  for (const std::string& x : knowledge::table("non-aarch64-markers").values())
-    if (m.find(x) != std::string::npos) return true;
-  return false;
-}
-
 bool requirement_skips_aarch64(const Requirement& r) {
-  if (marker_excludes_aarch64(r.marker)) return true;
+  if (marker_false_on_spark(r.marker)) return true;
   std::string u = lower(r.url);
   if (!ends_with(u, ".whl") && u.find(".whl#") == std::string::npos) return false;
   bool arm = false, other = false;

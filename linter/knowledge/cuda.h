@@ -52,8 +52,7 @@ std::string ngc_repo(std::string_view ref);
 int cuda_major_of_package(const Requirement& r);
 
 // True when pip on aarch64 Linux (the Spark) never installs this requirement: a PEP 508
-// marker that needs x86_64/another OS, or a direct wheel URL built for another platform.
+// marker that is false there (knowledge/markers.h), or a direct wheel URL built for another platform.
 bool requirement_skips_aarch64(const Requirement& r);
-bool marker_excludes_aarch64(std::string_view marker);
 
 }  // namespace sc

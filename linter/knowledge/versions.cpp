@@ -82,11 +82,29 @@ int compare_versions(std::string_view a, std::string_view b) {
   return kx < ky ? -1 : ky < kx ? 1 : 0;
 }
 
+namespace {
+bool is_prerelease(const Pep440& v) { return v.pre.first != 3 || v.dev != LONG_MAX; }
+
+// "5.6.0rc1" for bound "5.6.0": a pre- or development release of a final release.
+bool prerelease_of(std::string_view version, std::string_view bound) {
+  Pep440 v = parse_pep440(version), b = parse_pep440(bound);
+  if (!is_prerelease(v) || is_prerelease(b) || v.post >= 0) return false;
+  size_t n = std::max(v.release.size(), b.release.size());
+  for (size_t i = 0; i < n; ++i)
+    if ((i < v.release.size() ? v.release[i] : 0) != (i < b.release.size() ? b.release[i] : 0)) return false;
+  return true;
+}
+}  // namespace
+
+// A range names a release series: `min` admits its own pre-releases (5.5.0rc1 is the
+// 5.5 code), `below` excludes the next series' pre-releases, as PEP 440's `<` does.
 bool version_in_range(const Entry& e, std::string_view version) {
   if (version.empty()) return false;
   const std::string &min = e.get("min"), &max = e.get("max"), &below = e.get("below");
-  return (min.empty() || compare_versions(version, min) >= 0) && (max.empty() || compare_versions(version, max) <= 0) &&
-         (below.empty() || compare_versions(version, below) < 0);
+  bool from_min = min.empty() || compare_versions(version, min) >= 0 || prerelease_of(version, min);
+  bool to_max = max.empty() || compare_versions(version, max) <= 0;
+  bool under = below.empty() || (compare_versions(version, below) < 0 && !prerelease_of(version, below));
+  return from_min && to_max && under;
 }
 
 }  // namespace sc::knowledge

@@ -10,7 +10,8 @@ namespace sc::knowledge {
 // -1, 0, 1 in PEP 440 order: release numbers (missing parts are 0), then a < b < rc < the
 // release < .postN; .devN before all of those; a local part ("+cu130") is ignored.
 int compare_versions(std::string_view a, std::string_view b);
-// Is `version` inside the entry's range: at least `min`, at most `max`, below `below` (each when given)?
+// Is `version` inside the entry's range: at least `min` (its pre-releases included), at most
+// `max`, below `below` and not a pre-release of `below` (each when given)?
 bool version_in_range(const Entry& e, std::string_view version);
 
 }  // namespace sc::knowledge

@@ -5,7 +5,9 @@
 // facts, and the job itself a CiJob fact with the runner labels it asks for.
 // GitHub `${{ ... }}` expressions are read as shell variables of the same length:
 // literal `matrix.KEY` values fill them in (each value in turn), others stay unknown.
+// GitLab `parallel: matrix:` literal values fill the `$KEY` variables they define.
 #include <algorithm>
+#include <charconv>
 #include <map>
 #include <set>
 
@@ -34,6 +36,7 @@ struct Job {
   bool has_labels = false;
   std::vector<Script> scripts;
   Matrix matrix;
+  std::vector<Matrix> gitlab_matrix;  // GitLab `parallel: matrix:` items, each its own product
   Vars env;
   std::string shell;  // defaults.run.shell
 };
@@ -91,6 +94,26 @@ std::vector<Vars> choices(const std::vector<std::string>& keys, const Matrix& m)
   return out;
 }
 
+// GitLab `parallel: matrix:`: the variables of each item that `text` uses ($KEY, ${KEY}),
+// every combination within an item, items one after the other (at most 16 in all).
+std::vector<Vars> gitlab_choices(const std::string& text, const std::vector<Matrix>& items) {
+  std::vector<Vars> out;
+  for (const Matrix& m : items) {
+    std::vector<std::string> keys;
+    for (const auto& [k, values] : m)
+      if (text.find("$" + k) != std::string::npos || text.find("${" + k + "}") != std::string::npos) keys.push_back(k);
+    if (keys.empty()) continue;
+    for (const Vars& c : choices(keys, m)) {
+      if (out.size() >= 16) break;
+      Vars v;
+      for (const auto& [k, val] : c) v[k.substr(7)] = val;  // "matrix.KEY" -> "KEY"
+      out.push_back(std::move(v));
+    }
+  }
+  if (out.empty()) out.emplace_back();
+  return out;
+}
+
 class CiReader {
  public:
   CiReader(const SourceFile& src, FileFacts& out, ParseDiag& diag, std::string system)
@@ -99,14 +122,14 @@ class CiReader {
   void job(const Job& j, int last) {
     CiJob cj{system_, j.name, j.first, last, {}, true};
     for (const ConfigEntry* l : j.labels) {
-      std::vector<std::string> values = expand(l->value, j.matrix);
+      std::vector<std::string> values = expand(l->value, j);
       for (const std::string& v : values)
         if (v.find("${{") != std::string::npos || v.empty()) cj.resolved = false;
         else cj.labels.push_back(v);
     }
     if (system_ == "github" && !j.has_labels) cj.resolved = false;  // a reusable workflow call
     out_.ci_jobs.push_back(std::move(cj));
-    for (const ConfigEntry* e : j.images) image(*e, j.matrix);
+    for (const ConfigEntry* e : j.images) image(*e, j);
     for (const Script& s : j.scripts) script(j, s);
   }
 
@@ -117,8 +140,17 @@ class CiReader {
   std::string system_;
 
   // A label or image with its matrix values filled in, one string per combination.
-  std::vector<std::string> expand(const std::string& text, const Matrix& m) {
+  std::vector<std::string> expand(const std::string& text, const Job& j) {
+    if (system_ == "gitlab") {
+      std::vector<std::string> out;
+      for (const Vars& c : gitlab_choices(text, j.gitlab_matrix)) {
+        Expanded x = expand_word(text, c);
+        out.push_back(x.resolved ? x.text : text);
+      }
+      return out;
+    }
     std::vector<std::string> out;
+    const Matrix& m = j.matrix;
     for (const Vars& c : choices(matrix_keys(text, m), m)) {
       Vars vars;
       std::string t = rewrite_expressions(text, c, vars);
@@ -128,8 +160,8 @@ class CiReader {
     return out;
   }
 
-  void image(const ConfigEntry& e, const Matrix& m) {
-    for (const std::string& ref : expand(e.value, m))
+  void image(const ConfigEntry& e, const Job& j) {
+    for (const std::string& ref : expand(e.value, j))
       if (ref.find("${{") == std::string::npos) yaml_image(e, ref, out_);
   }
 
@@ -143,8 +175,11 @@ class CiReader {
       return;
     }
     if (!sh) return;  // pwsh, cmd: not read
-    for (const Vars& c : choices(matrix_keys(s.body->value, j.matrix), j.matrix)) {
+    bool gitlab = system_ == "gitlab";
+    for (const Vars& c : gitlab ? gitlab_choices(s.body->value, j.gitlab_matrix)
+                                : choices(matrix_keys(s.body->value, j.matrix), j.matrix)) {
       Vars vars = j.env;
+      if (gitlab) vars.insert(c.begin(), c.end());
       for (const auto& [k, v] : s.env) vars[k] = v;
       for (const auto& [k, v] : j.env) vars["env." + k] = v;
       Vars choice = c;
@@ -233,6 +268,17 @@ bool gitlab_keyword(const std::string& k) {
   return top.count(k) > 0;
 }
 
+// parallel: matrix: - {KEY: value} / {KEY: [v1, v2]}: literal values of item [i].
+void gitlab_matrix_entry(Job& j, const ConfigEntry& e, const std::vector<std::string>& p, size_t at) {
+  size_t rest = p.size() - at - 1;
+  if (e.value.empty() || rest < 1 || rest > 2 || (rest == 2 && !item(p[at + 2]))) return;
+  size_t i = 0;
+  auto [end, ec] = std::from_chars(p[at].data() + 1, p[at].data() + p[at].size() - 1, i);
+  if (ec != std::errc() || i > 64) return;
+  if (j.gitlab_matrix.size() <= i) j.gitlab_matrix.resize(i + 1);
+  j.gitlab_matrix[i][p[at + 1]].push_back(e.value);
+}
+
 void gitlab_entry(Job& j, const ConfigEntry& e, const std::vector<std::string>& p, size_t at) {
   const std::string& k = p[at];
   size_t rest = p.size() - at - 1;
@@ -248,6 +294,8 @@ void gitlab_entry(Job& j, const ConfigEntry& e, const std::vector<std::string>& 
     j.labels.push_back(&e);
   } else if (k == "variables" && rest == 1) {
     j.env[p[at + 1]] = e.value;
+  } else if (k == "parallel" && rest >= 3 && p[at + 1] == "matrix" && item(p[at + 2])) {
+    gitlab_matrix_entry(j, e, p, at + 2);
   }
 }
 

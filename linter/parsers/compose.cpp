@@ -17,6 +17,7 @@ struct Service {
   std::vector<const ConfigEntry*> environment, args;
   const ConfigEntry* image = nullptr;
   const ConfigEntry* dockerfile = nullptr;
+  const ConfigEntry* context = nullptr;  // `build: DIR` or `build.context`
 };
 
 // "A=1" list items or `A: 1` map entries -> (name, value).
@@ -40,6 +41,7 @@ std::map<std::string, Service> services(const FileFacts& f) {
     else if (k == "environment" && p.size() == 4) s.environment.push_back(&e);
     else if (k == "image" && p.size() == 3) s.image = &e;
     else if (k == "build" && p.size() == 4 && p[3] == "dockerfile") s.dockerfile = &e;
+    else if (k == "build" && (p.size() == 3 || (p.size() == 4 && p[3] == "context"))) s.context = &e;
     else if (k == "build" && p.size() == 5 && p[3] == "args") s.args.push_back(&e);
   }
   return out;
@@ -55,6 +57,7 @@ class ComposeReader {
     for (const ConfigEntry* e : s.args) env(*e, EnvOrigin::BuildArg, nullptr);
     if (s.image) image(*s.image);
     if (s.dockerfile) out_.refs.push_back({s.dockerfile->value, RefKind::Dockerfile, "", -1, s.dockerfile->value_loc});
+    if (s.dockerfile || s.context) build(s);
     // entrypoint then command: the container runs them as one argv
     std::vector<const ConfigEntry*> all = s.entrypoint;
     all.insert(all.end(), s.command.begin(), s.command.end());
@@ -76,6 +79,25 @@ class ComposeReader {
   }
 
   void image(const ConfigEntry& e) { yaml_image(e, e.value, out_); }
+
+  // build: DIR / build: {context: DIR, dockerfile: FILE, args: ...}; a remote context
+  // (git URL) or a variable in the path is not followed.
+  void build(const Service& s) {
+    std::string ctx = s.context ? s.context->value : ".";
+    std::string file = s.dockerfile ? s.dockerfile->value : "Dockerfile";
+    if (ctx.find("://") != std::string::npos || ctx.find('$') != std::string::npos || file.find('$') != std::string::npos)
+      return;
+    BuildSpec b;
+    b.dockerfile = file.empty() || file[0] == '/' ? file : (ctx.empty() ? "." : ctx) + "/" + file;
+    b.loc = (s.dockerfile ? s.dockerfile : s.context)->value_loc;
+    for (const ConfigEntry* e : s.args) {
+      auto [name, value] = env_pair(*e);
+      Expanded x = expand_word(value, {});  // ${TAG:-25.11} takes its default; ${TAG}: unknown
+      if (!name.empty() && x.resolved && !x.text.empty())
+        b.args.push_back({name, x.text, EnvOrigin::BuildArg, -1, e->value_loc});
+    }
+    out_.builds.push_back(std::move(b));
+  }
 
   // `command: >` folds its lines into one: read them as one command continued
   // with `\` over the same lines, so every word keeps its place.

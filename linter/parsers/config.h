@@ -17,6 +17,9 @@ bool yaml_safe_for_yaml_cpp(const std::string& text, int* line, std::string* why
 void yaml_entries(const SourceFile& src, std::vector<ConfigEntry>& out, ParseDiag& diag);
 void json_entries(const SourceFile& src, std::vector<ConfigEntry>& out, ParseDiag& diag);
 void toml_entries(const SourceFile& src, std::vector<ConfigEntry>& out, ParseDiag& diag);
+// INI-style text (a Markdown ```ini block): config entries, and for systemd units the
+// Environment= settings and ExecStart= command lines (see config_ini.cpp).
+void ini_entries(const SourceFile& src, FileFacts& out, ParseDiag& diag);
 
 // SkyPilot tasks and Kubernetes manifests among plain YAML files (recognised by content):
 // their shell blocks, container commands and images become Command and Image facts.

@@ -9,7 +9,7 @@
 #include <map>
 #include <set>
 
-#include "core/registry.h"
+#include "parsers/dockerfile.h"
 #include "parsers/shell.h"
 
 namespace sc {
@@ -200,16 +200,18 @@ class DockerfileParser : public Parser {
   }
 
   void parse(const SourceFile& src, FileFacts& out, ParseDiag& diag) const override {
-    State st(src, out, diag);
+    static const std::map<std::string, BuildArgValue> none;
+    State st(src, out, diag, none);
     st.run();
   }
 
- private:
   struct State {
-    State(const SourceFile& s, FileFacts& o, ParseDiag& d) : src(s), out(o), diag(d) {}
+    State(const SourceFile& s, FileFacts& o, ParseDiag& d, const std::map<std::string, BuildArgValue>& a)
+        : src(s), out(o), diag(d), build_args(a) {}
     const SourceFile& src;
     FileFacts& out;
     ParseDiag& diag;
+    const std::map<std::string, BuildArgValue>& build_args;  // given from outside (compose build.args)
     char esc = '\\';
     std::map<std::string, std::string> global_args;
     std::map<std::string, std::string> vars;  // current stage ARG + ENV
@@ -218,6 +220,36 @@ class DockerfileParser : public Parser {
     int n = 0;
 
     std::string where(int line) const { return src.path() + ":" + std::to_string(line); }
+
+    // The build arg a text uses ($NAME, ${NAME...}), or null.
+    const std::pair<const std::string, BuildArgValue>* uses_build_arg(std::string_view text) const {
+      for (const auto& kv : build_args) {
+        const std::string& n = kv.first;
+        for (size_t k = text.find(n); k != std::string_view::npos; k = text.find(n, k + 1)) {
+          bool ref = k > 0 && (text[k - 1] == '$' || (text[k - 1] == '{' && k > 1 && text[k - 2] == '$'));
+          bool end = k + n.size() >= text.size() ||
+                     !(std::isalnum(static_cast<unsigned char>(text[k + n.size()])) || text[k + n.size()] == '_');
+          if (ref && end) return &kv;
+        }
+      }
+      return nullptr;
+    }
+
+    // Where a value written as `raw` at `at` is written: the build arg it uses, if any
+    // (recording `at` as the place that uses it), else `at`.
+    Location written_at(std::string_view raw, const Location& at) {
+      const auto* given = uses_build_arg(raw);
+      if (!given) return at;
+      out.expansions.push_back({given->second.loc, at, "build arg " + given->first + " used here"});
+      return given->second.loc;
+    }
+
+    // Commands added from `first` on: their words that use a build arg move to where it is written.
+    void relocate(size_t first) {
+      if (build_args.empty()) return;
+      for (size_t i = first; i < out.commands.size(); ++i)
+        for (Word& w : out.commands[i].argv) w.loc = written_at(w.raw, w.loc);
+    }
     Range line_range(int line) const {
       return {line, 1, line, 1 + utf8_cols(src.line(line), src.line(line).size())};
     }
@@ -391,6 +423,7 @@ class DockerfileParser : public Parser {
       Image img;
       img.ref = docker_subst(toks[i].text, global_args, esc);
       img.loc = loc_of(a, toks[i].b, toks[i].e);
+      img.loc = written_at(toks[i].text, img.loc);
       if (i + 2 < toks.size() && lower(toks[i + 1].text) == "as") img.stage_name = toks[i + 2].text;
       ++stage;
       img.stage = stage;
@@ -410,33 +443,39 @@ class DockerfileParser : public Parser {
     }
 
     void arg(const Joined& a) {
-      auto toks = split_words(a.text, true, esc);
-      for (auto& t : toks) {
-        size_t eq = t.text.find('=');
-        std::string name = t.text.substr(0, eq);
-        bool has_default = eq != std::string::npos;
-        std::string value;
-        if (stage < 0) {
-          value = has_default ? docker_subst(t.text.substr(eq + 1), global_args, esc) : "";
-          if (has_default) global_args[name] = value;
-          else global_args.emplace(name, "");
-        } else {
-          if (has_default) value = docker_subst(t.text.substr(eq + 1), vars, esc);
-          else {
-            auto g = global_args.find(name);
-            if (g == global_args.end()) continue;  // declared without a value: unknown
-            value = g->second;
-          }
-          vars[name] = value;
-        }
-        Location loc = loc_of(a, t.b, t.e);
-        if (has_default) {
-          // point at the value: the raw text after '='
-          size_t raw_eq = a.text.find('=', t.b);
-          if (raw_eq != std::string::npos && raw_eq + 1 < t.e) loc = loc_of(a, raw_eq + 1, t.e);
-        }
-        out.env.push_back({name, value, EnvOrigin::Arg, stage, loc});
+      for (auto& t : split_words(a.text, true, esc)) arg_one(a, t);
+    }
+
+    // One `NAME[=default]` of an ARG instruction.
+    void arg_one(const Joined& a, const Tok& t) {
+      size_t eq = t.text.find('=');
+      std::string name = t.text.substr(0, eq);
+      bool has_default = eq != std::string::npos;
+      std::string value;
+      if (auto given = build_args.find(name); given != build_args.end()) {
+        (stage < 0 ? global_args : vars)[name] = given->second.value;
+        return;  // the compose file states it (an EnvSetting there)
       }
+      if (stage < 0) {
+        value = has_default ? docker_subst(t.text.substr(eq + 1), global_args, esc) : "";
+        if (has_default) global_args[name] = value;
+        else global_args.emplace(name, "");
+      } else {
+        if (has_default) value = docker_subst(t.text.substr(eq + 1), vars, esc);
+        else {
+          auto g = global_args.find(name);
+          if (g == global_args.end()) return;  // declared without a value: unknown
+          value = g->second;
+        }
+        vars[name] = value;
+      }
+      Location loc = loc_of(a, t.b, t.e);
+      if (has_default) {
+        // point at the value: the raw text after '='
+        size_t raw_eq = a.text.find('=', t.b);
+        if (raw_eq != std::string::npos && raw_eq + 1 < t.e) loc = loc_of(a, raw_eq + 1, t.e);
+      }
+      out.env.push_back({name, value, EnvOrigin::Arg, stage, loc});
     }
 
     void env(const Joined& a) {
@@ -446,7 +485,7 @@ class DockerfileParser : public Parser {
         std::string v = docker_subst(raw_value, vars, esc);
         vars[name] = v;
         if (stage >= 0) stage_env[stage][name] = v;
-        out.env.push_back({name, v, EnvOrigin::Env, stage, loc});
+        out.env.push_back({name, v, EnvOrigin::Env, stage, written_at(raw_value, loc)});
       };
       if (toks[0].text.find('=') == std::string::npos) {
         // legacy "ENV NAME value with spaces"
@@ -528,7 +567,9 @@ class DockerfileParser : public Parser {
       }
       SourceFile view(src.path(), text);
       view.set_line_map(std::move(map));
+      size_t cmds = out.commands.size();
       parse_shell(view, vars, stage, command_context(context), out, diag);
+      relocate(cmds);
     }
 
     void command(const std::vector<Segment>& segs, size_t argstart, const Joined& a,
@@ -635,4 +676,11 @@ class DockerfileParser : public Parser {
 
 }  // namespace
 SPARKCHECK_PARSER(DockerfileParser);
+
+void parse_dockerfile(const SourceFile& src, const std::map<std::string, BuildArgValue>& args, FileFacts& out,
+                      ParseDiag& diag) {
+  DockerfileParser::State st(src, out, diag, args);
+  st.run();
+}
+
 }  // namespace sc

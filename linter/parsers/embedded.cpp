@@ -64,6 +64,11 @@ void each_location(FileFacts& f, const std::function<void(Location&)>& fn) {
   }
   for (PyAssign& a : f.python.assigns) fn(a.loc);
   for (auto& [s, l] : f.python.strings) fn(l);
+  for (Expansion& x : f.expansions) { fn(x.written); fn(x.used); }
+  for (BuildSpec& b : f.builds) {
+    fn(b.loc);
+    for (EnvSetting& e : b.args) fn(e.loc);
+  }
 }
 
 template <class T> void append(std::vector<T>& into, std::vector<T>& from) {
@@ -96,6 +101,8 @@ void embed_merge(FileFacts& into, FileFacts&& from, int stage_shift) {
   append(into.python.assigns, from.python.assigns);
   append(into.python.strings, from.python.strings);
   append(into.sbatch, from.sbatch);
+  append(into.expansions, from.expansions);
+  append(into.builds, from.builds);
   for (auto& [k, v] : from.locked) into.locked.emplace(k, v);
 }
 

@@ -10,6 +10,7 @@
 #include <memory>
 #include <set>
 
+#include "parsers/config.h"
 #include "parsers/embedded.h"
 #include "parsers/shell.h"
 
@@ -97,7 +98,7 @@ std::string kind_of(const Block& b) {
   if (l == "toml") return "block.toml";
   if (l == "json" || l == "jsonc") return "block.json";
   if (l == "python" || l == "py" || l == "python3") return "block.py";
-  if (l == "ini" || l == "cfg") return "block.ini";
+  if (l == "ini" || l == "cfg" || l == "conf" || l == "systemd") return "block.ini";
   if (l.empty() && looks_like_commands(b)) return "sh";
   return "";
 }
@@ -179,6 +180,7 @@ class MarkdownReader {
     if (b.lines.empty()) return;
     out_.code_lines.push_back({start, start + static_cast<int>(b.lines.size()) - 1});
     if (kind == "sh") return shell(std::move(text), m);
+    if (kind == "block.ini") return ini(std::move(text), m);
     if (kind == "block.yaml" && compose_like(b)) kind = "compose.yaml";
     ParseDiag d;
     parse_embedded(src_, kind, std::move(text), m, out_, d);
@@ -203,6 +205,16 @@ class MarkdownReader {
     ParseDiag d;
     parse_shell(view, vars_, -1, CommandContext::Markdown, tmp, d);
     for (const EnvSetting& e : tmp.env) vars_[e.name] = e.value;
+    embed_remap(tmp, d, m);
+    embed_merge(out_, std::move(tmp), 0);
+    keep_notes(d);
+  }
+
+  void ini(std::string text, const EmbedMap& m) {
+    SourceFile view(src_.path(), std::move(text));
+    FileFacts tmp;
+    ParseDiag d;
+    ini_entries(view, tmp, d);
     embed_remap(tmp, d, m);
     embed_merge(out_, std::move(tmp), 0);
     keep_notes(d);

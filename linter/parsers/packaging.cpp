@@ -347,9 +347,11 @@ void parse_pip_args(const Command& c, size_t start, Install& in) {
         if (i + 1 >= a.size()) break;
         value = a[++i].text;
         vloc = a[i].loc;
-        // an index given through an unknown variable is still an index: keep its
-        // written form so rules neither read a CUDA version nor assume the default
-        if (!a[i].resolved) value = a[i].raw.empty() ? "$unresolved" : a[i].raw;
+        // an index given through an unknown variable (or one expanded to nothing, as
+        // `ARG URL=""`) is still an index: keep its written form so rules neither read a
+        // CUDA version nor assume the default
+        bool empty_var = a[i].text.empty() && a[i].raw.find('$') != std::string::npos;
+        if (!a[i].resolved || empty_var) value = a[i].raw.empty() ? "$unresolved" : a[i].raw;
       }
       if (name == "-r" || name == "--requirement" || name == "--requirements")
         in.requirement_files.push_back({value, vloc});

@@ -1,8 +1,10 @@
 // Packaging syntax shared by the requirements / pyproject / conda / Dockerfile / shell
 // parsers: PEP 508 requirements, conda match specs, install-command recognition.
 #pragma once
+#include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/facts.h"
 
@@ -25,5 +27,20 @@ bool parse_requirement(std::string_view text, Requirement& out);
 // "pytorch=2.5.1=cuda126_*", "conda-forge::numpy 1.26 py311_0"). A CUDA build
 // string ("cuda126_...") is reported as local_version "cu126".
 bool parse_conda_spec(std::string_view text, Requirement& out);
+
+// A PEP 508 environment marker as a tree: `or` / `and` nodes over comparisons.
+struct MarkerExpr {
+  enum class Kind { Or, And, Compare };
+  Kind kind = Kind::Compare;
+  std::vector<MarkerExpr> terms;  // Or / And
+  // Compare: left op right. A side is a variable (left_var / right_var: its name, with a
+  // legacy dot read as '_') or a quoted literal; op is ==, !=, <, <=, >, >=, ~=, ===, in, not in.
+  std::string left, op, right;
+  bool left_var = false, right_var = false;
+};
+
+// Parse the text after ';' ("platform_machine == 'x86_64' or (python_version < '3.12' and
+// extra == 'gpu')"); nullopt on a syntax error or parentheses nested deeper than 32.
+std::optional<MarkerExpr> parse_marker(std::string_view text);
 
 }  // namespace sc

@@ -8,6 +8,7 @@
 #include <cctype>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -321,6 +322,15 @@ class Walker {
   ParseDiag& diag_;
   int depth_ = 0;
   bool seen_command_ = false;  // Slurm stops reading #SBATCH at the first command
+  // A variable's value as the words it splits into, each where it is written; kept also
+  // when some words are unknown (`CMD="vllm serve $MODEL --tp 2"`), so `$CMD` keeps its flags.
+  struct Piece {
+    std::string text;
+    bool resolved = true;
+    Location loc;
+  };
+  std::map<std::string, std::vector<Piece>> pieces_;
+  static constexpr size_t kMaxPieces = 512;  // words kept per variable (bounded memory)
 
   std::string_view raw(TSNode n) const {
     uint32_t b = ts_node_start_byte(n), e = ts_node_end_byte(n);
@@ -390,7 +400,114 @@ class Walker {
     }
     if (resolved) vars_[var] = e.value;
     else vars_.erase(var);
+    record_pieces(var, value, append);
     out_.env.push_back(std::move(e));
+  }
+
+  // Split the raw text of a quoted or plain value at unquoted blanks; `$(...)`, `${...}`
+  // and backquotes stay whole. Returns [begin, end) byte ranges within `r`.
+  static std::vector<std::pair<size_t, size_t>> raw_tokens(std::string_view r) {
+    std::vector<std::pair<size_t, size_t>> out;
+    size_t i = 0;
+    while (i < r.size()) {
+      while (i < r.size() && std::isspace(static_cast<unsigned char>(r[i]))) ++i;
+      size_t b = i;
+      while (i < r.size() && !std::isspace(static_cast<unsigned char>(r[i]))) {
+        if (r[i] == '\\') i += 2;
+        else if (r[i] == '$' && i + 1 < r.size() && (r[i + 1] == '(' || r[i + 1] == '{'))
+          i = skip_balanced(r, i + 2, r[i + 1], r[i + 1] == '(' ? ')' : '}');
+        else if (r[i] == '`') i = std::min(r.size(), r.find('`', i + 1) + 1);
+        else ++i;
+      }
+      i = std::min(i, r.size());
+      if (i > b) out.push_back({b, i});
+    }
+    return out;
+  }
+
+  // Pieces of one written token: a known value with blanks gives several words.
+  void add_pieces(std::vector<Piece>& out, const Expanded& x, const Location& at) {
+    if (!x.resolved) return out.push_back({x.text, false, at});
+    for (auto& part : split_ws(x.text)) out.push_back({part, true, at});
+  }
+
+  // The words of the value node of an assignment, or nullopt when its form is not tracked.
+  std::optional<std::vector<Piece>> value_pieces(TSNode value) {
+    std::vector<Piece> out;
+    if (is(value, "array")) {
+      ts::each_named_child(value, [&](TSNode el) {
+        if (!is(el, "comment")) add_pieces(out, expand_word(raw(el), vars_), loc(el));
+      });
+      return out;
+    }
+    bool dq = is(value, "string"), sq = is(value, "raw_string");
+    if (!dq && !sq && !is(value, "word")) return std::nullopt;
+    std::string_view r = raw(value);
+    size_t inner = (dq || sq) ? 1 : 0;
+    if (r.size() < 2 * inner) return std::nullopt;
+    r = r.substr(inner, r.size() - 2 * inner);
+    size_t base = ts_node_start_byte(value) + inner;
+    for (auto [b, e] : raw_tokens(r)) {
+      std::string tok(r.substr(b, e - b));
+      if (out.size() > kMaxPieces) return std::nullopt;  // X="$X $X" doubling: not tracked
+      if (const std::vector<Piece>* held = dq ? held_pieces(tok) : nullptr) {  // "$CMD --more": CMD's words stay where written
+        out.insert(out.end(), held->begin(), held->end());
+        continue;
+      }
+      Expanded x = sq ? Expanded{tok, true} : expand_word(dq ? "\"" + tok + "\"" : tok, vars_);
+      add_pieces(out, x, src_.loc(base + b, base + e));
+    }
+    return out;
+  }
+
+  // The words held by the variable a token names on its own ($CMD, ${CMD}), or null.
+  const std::vector<Piece>* held_pieces(std::string_view tok) const {
+    if (tok.size() < 2 || tok[0] != '$') return nullptr;
+    std::string_view name = tok.substr(1);
+    if (name.size() >= 2 && name.front() == '{' && name.back() == '}') name = name.substr(1, name.size() - 2);
+    for (char c : name)
+      if (!name_char(c)) return nullptr;
+    auto it = pieces_.find(std::string(name));
+    return it == pieces_.end() ? nullptr : &it->second;
+  }
+
+  void record_pieces(const std::string& var, TSNode value, bool append) {
+    std::optional<std::vector<Piece>> p;
+    if (!ts_node_is_null(value)) p = value_pieces(value);
+    auto old = pieces_.find(var);
+    if (!p || (append && old == pieces_.end())) {
+      pieces_.erase(var);
+      return;
+    }
+    if (append && old->second.size() + p->size() > kMaxPieces) pieces_.erase(old);
+    else if (append) old->second.insert(old->second.end(), p->begin(), p->end());
+    else if (p->size() > kMaxPieces) pieces_.erase(var);
+    else pieces_[var] = std::move(*p);
+  }
+
+  // `$CMD` / `${CMD}` / `"${CMD[@]}"` of a variable held as 2+ words: those words, each at
+  // the place it is written, with this expansion recorded as where it is used.
+  bool expand_pieces(TSNode n, Command& cmd, std::vector<TSNode>& nodes) {
+    std::string tok(raw(n));
+    if (tok.size() >= 2 && tok.front() == '"' && tok.back() == '"') tok = tok.substr(1, tok.size() - 2);
+    for (const char* all : {"[@]}", "[*]}"})
+      if (ends_with(tok, all)) tok = tok.substr(0, tok.size() - 4) + "}";
+    const std::vector<Piece>* held = held_pieces(tok);  // $CMD / ${CMD}: not ${#CMD}, ${CMD:-x}
+    if (!held || held->size() < 2) return false;
+    std::string name = tok.substr(tok[1] == '{' ? 2 : 1);
+    if (name.back() == '}') name.pop_back();
+    Location site = loc(n);
+    for (const Piece& p : *held) {
+      Word w;
+      w.text = p.text;
+      w.raw = p.text;
+      w.resolved = p.resolved;
+      w.loc = p.loc;
+      cmd.argv.push_back(std::move(w));
+      nodes.push_back(n);
+      out_.expansions.push_back({p.loc, site, "expanded here ($" + name + ")"});
+    }
+    return true;
   }
 
   void declaration(TSNode n) {
@@ -436,6 +553,34 @@ class Walker {
     return std::strstr(t, "redirect") != nullptr;
   }
 
+  // A `VAR=value` prefix of a command (not persistent).
+  void prefix_assignment(TSNode ch, Command& cmd) {
+    TSNode name = ts_node_child_by_field_name(ch, "name", 4);
+    TSNode value = ts_node_child_by_field_name(ch, "value", 5);
+    Word w;
+    if (!ts_node_is_null(value)) w = word(value);
+    else w.loc = loc(ch);
+    cmd.env.emplace_back(ts_node_is_null(name) ? "" : std::string(raw(name)), std::move(w));
+  }
+
+  // One word of a command (the name or an argument); an unquoted expansion splits.
+  void argument(TSNode ch, Command& cmd, std::vector<TSNode>& nodes) {
+    if (splits(ch) && expand_pieces(ch, cmd, nodes)) return;
+    Word w = word(ch);
+    if (w.resolved && splits(ch)) {
+      // unquoted $X / ${X[@]} / "${X[@]}": the value splits into several words
+      for (auto& part : split_ws(w.text)) {
+        Word p = w;
+        p.text = part;
+        cmd.argv.push_back(std::move(p));
+        nodes.push_back(ch);
+      }
+      return;
+    }
+    cmd.argv.push_back(std::move(w));
+    nodes.push_back(ch);
+  }
+
   void command(TSNode n) {
     Command cmd;
     cmd.stage = stage_;
@@ -444,36 +589,16 @@ class Walker {
     std::vector<TSNode> arg_nodes;
     bool have_name = false;
     ts::each_named_child(n, [&](TSNode ch) {
-      if (!have_name && is(ch, "variable_assignment")) {
-        TSNode name = ts_node_child_by_field_name(ch, "name", 4);
-        TSNode value = ts_node_child_by_field_name(ch, "value", 5);
-        Word w;
-        if (!ts_node_is_null(value)) w = word(value);
-        else { w.loc = loc(ch); }
-        cmd.env.emplace_back(ts_node_is_null(name) ? "" : std::string(raw(name)), std::move(w));
-        return;
-      }
+      if (!have_name && is(ch, "variable_assignment")) return prefix_assignment(ch, cmd);
       if (is(ch, "command_name")) {
         have_name = true;
         TSNode inner = ts_node_named_child_count(ch) == 1 ? ts_node_named_child(ch, 0) : ch;
+        if (splits(inner) && expand_pieces(inner, cmd, arg_nodes)) return;
         cmd.argv.push_back(word(inner));
         arg_nodes.push_back(inner);
         return;
       }
-      if (redirect(ch) || is(ch, "comment")) return;
-      Word w = word(ch);
-      if (w.resolved && splits(ch)) {
-        // unquoted $X / ${X[@]} / "${X[@]}": the value splits into several words
-        for (auto& part : split_ws(w.text)) {
-          Word p = w;
-          p.text = part;
-          cmd.argv.push_back(std::move(p));
-          arg_nodes.push_back(ch);
-        }
-        return;
-      }
-      cmd.argv.push_back(std::move(w));
-      arg_nodes.push_back(ch);
+      if (!redirect(ch) && !is(ch, "comment")) argument(ch, cmd, arg_nodes);
     });
     if (!cmd.argv.empty()) {
       seen_command_ = true;
@@ -576,12 +701,16 @@ class Walker {
     }
     if (!std::strcmp(t, "unset_command")) {
       seen_command_ = true;
-      ts::each_named_child(n, [&](TSNode ch) { vars_.erase(std::string(raw(ch))); });
+      ts::each_named_child(n, [&](TSNode ch) {
+        vars_.erase(std::string(raw(ch)));
+        pieces_.erase(std::string(raw(ch)));
+      });
       return;
     }
     if (!std::strcmp(t, "for_statement") || !std::strcmp(t, "c_style_for_statement")) {
       TSNode var = ts_node_child_by_field_name(n, "variable", 8);
       if (!ts_node_is_null(var)) vars_.erase(std::string(raw(var)));  // loop variable: unknown
+      if (!ts_node_is_null(var)) pieces_.erase(std::string(raw(var)));
       return walk_children(n);
     }
     if (!std::strcmp(t, "heredoc_body") || !std::strcmp(t, "heredoc_content")) return;

@@ -1,6 +1,8 @@
 // The packaging questions shared by G1, G2 and G9.
 #include "query/packages.h"
 
+#include <cctype>
+
 #include "knowledge/cuda.h"
 #include "knowledge/knowledge.h"
 
@@ -28,7 +30,7 @@ std::vector<InstalledPackage> installs_of(const Project& p, std::string_view nam
 const PkgEnv* env_of(const Project& p, const Install& in) {
   for (const PkgEnv& env : environments(p))
     for (const PkgRun& run : env.runs)
-      if (run.install == &in && (!env.dockerfile || env.stage == in.stage)) return &env;
+      if (run.install == &in && (!env.dockerfile || env.stage == run.stage)) return &env;
   return nullptr;
 }
 
@@ -54,8 +56,10 @@ bool pip_like(Installer t) {
 bool conda_like(Installer t) { return t == Installer::Conda || t == Installer::CondaEnvFile; }
 
 std::vector<Related> command_of(const InstalledPackage& ip) {
-  if (ip.member->file == ip.run->file) return {};
-  return {{ip.run->install->loc, "installed by this command"}};
+  std::vector<Related> rel;
+  if (ip.member->file != ip.run->file) rel.push_back({ip.run->install->loc, "installed by this command"});
+  if (ip.run->via.range.valid()) rel.push_back({ip.run->via, "this RUN runs the script in the image"});
+  return rel;
 }
 
 std::vector<Related> install_sites(const Project& p, const ParsedFile& f) {
@@ -91,6 +95,68 @@ bool other_platform(std::string_view path) {
     word.clear();
   }
   return false;
+}
+
+bool other_platform_image(const Image* im) {
+  return im && knowledge::table("other-platform-images").match(lower(im->ref));
+}
+
+bool other_platform_env(const PkgEnv& env) {
+  return other_platform_image(env.image) || (env.dockerfile && other_platform(env.dockerfile->src.path()));
+}
+
+bool other_platform_install(const Project& p, const ParsedFile& f, const Install& in) {
+  if (other_platform(f.src.path())) return true;
+  return in.stage >= 0 && other_platform_image(base_image(p, f, in.stage));
+}
+
+namespace {
+
+// A requirement that puts a CUDA-capable torch in place: `torch` pinned exactly (pip), or a
+// conda `pytorch` with a version or `pytorch-cuda`.
+bool torch_pin(const Installer t, const Requirement& r) {
+  if (conda_like(t)) return r.name == "pytorch-cuda" || ((r.name == "pytorch" || r.name == "torch") && !r.specifier.empty());
+  return r.name == "torch" && exact(r);
+}
+
+}  // namespace
+
+const Requirement* torch_installed_before(const PkgEnv& env, const PkgRun& run) {
+  for (const PkgRun& earlier : env.runs) {
+    if (&earlier == &run) break;
+    for (const PkgMember& m : earlier.members)
+      for (const Requirement& r : m.install->packages)
+        if (torch_pin(m.install->tool, r) && !requirement_skips_aarch64(r)) return &r;
+  }
+  return nullptr;
+}
+
+namespace {
+
+// Does `line` expand the variable `name` ($NAME or ${NAME...})?
+bool expands(std::string_view line, const std::string& name) {
+  for (size_t at = line.find('$'); at != std::string_view::npos; at = line.find('$', at + 1)) {
+    std::string_view rest = line.substr(at + 1);
+    if (!rest.empty() && rest[0] == '{') rest.remove_prefix(1);
+    if (!starts_with(rest, name)) continue;
+    char after = rest.size() > name.size() ? rest[name.size()] : ' ';
+    if (!std::isalnum(static_cast<unsigned char>(after)) && after != '_') return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+const EnvSetting* setting_behind(const ParsedFile& f, const Location& use, std::string_view value) {
+  if (!use.range.valid() || use.range.line > f.src.line_count() || value.empty()) return nullptr;
+  std::string_view line = f.src.line(use.range.line);
+  const EnvSetting* found = nullptr;
+  for (const EnvSetting& e : f.facts.env) {
+    if (e.loc.range.line >= use.range.line || !expands(line, e.name)) continue;
+    // the line that writes the URL: a bare `ARG NAME` re-declaring a global ARG only inherits it
+    if (f.src.line(e.loc.range.line).find(value) != std::string_view::npos) found = &e;
+  }
+  return found;
 }
 
 bool image_ships_torch(const PkgEnv& env) {

@@ -43,7 +43,8 @@ bool lower_bound_only(const Requirement& r);
 bool pip_like(Installer t);
 bool conda_like(Installer t);
 
-// "installed by this command" when the requirement sits in another file than its command.
+// "installed by this command" when the requirement sits in another file than its command, and
+// the RUN that runs the script holding the command in an image (Project::image_scripts).
 std::vector<Related> command_of(const InstalledPackage& ip);
 // The commands / Dockerfile stages that install requirements-like file `f` (with the base
 // image of each stage), as related places; empty for other kinds of file.
@@ -61,6 +62,26 @@ const Image* ngc_image(const PkgEnv& env);
 // Is `path` a file for another platform (knowledge/platforms.yaml other-platform-paths:
 // a path segment such as `npu/`, `docker/rocm/`, `requirements-windows.txt`)?
 bool other_platform(std::string_view path);
+
+// Is the image built for another platform (knowledge/platforms.yaml other-platform-images:
+// rocm/*, Ascend CANN images, Windows containers)?
+bool other_platform_image(const Image* im);
+// Is the environment another platform's: a Dockerfile whose path says so, or a stage on an
+// other-platform image?
+bool other_platform_env(const PkgEnv& env);
+// Is an install in file `f` for another platform: the file's path, or its Dockerfile stage's image?
+bool other_platform_install(const Project& p, const ParsedFile& f, const Install& in);
+
+// A torch already in the environment before `run`: an exact `torch` pin of an earlier run
+// (earlier RUN of the stage or of the stages it builds on, earlier line of a script), or a
+// conda `pytorch` / `pytorch-cuda` pin. Null when none.
+const Requirement* torch_installed_before(const PkgEnv& env, const PkgRun& run);
+
+// The setting (Dockerfile ARG/ENV, shell assignment or export) in `f` whose line writes `value`
+// into a variable the line at `use` expands ($NAME, ${NAME}): the last one before `use` (a bare
+// `ARG NAME` re-declaring a global ARG is skipped for the global); null when the value was
+// written on the use's line itself.
+const EnvSetting* setting_behind(const ParsedFile& f, const Location& use, std::string_view value);
 
 // Does the environment's base image ship a CUDA torch (knowledge/containers.yaml torch-images)?
 bool image_ships_torch(const PkgEnv& env);

@@ -47,15 +47,25 @@ void cuda12_finding(Reporter& out, int v, const Location& loc, const std::string
                      sites));
 }
 
-void index_urls(const Install& in, const std::vector<Related>& sites, Reporter& out) {
-  for (const IndexUrl& ix : in.indexes)
-    if (int v = cuda_of_url(ix.url); cuda12_build(v))
-      cuda12_finding(out, v, ix.loc, "wheel index " + ix.url + " serves CUDA " + cuda_text(v) + " builds: ",
-                     "they carry no Blackwell (sm_120/sm_121) kernels, so they cannot run on the Spark's GB10, and "
-                     "they pull a CUDA 12 stack onto its CUDA 13 host",
-                     "a self-consistent cu12x stack runs on the Spark via sm_120 kernels, but it is slower than cu130, "
-                     "unsupported by NVIDIA's Spark playbooks, and breaks as soon as a CUDA 13 package joins it",
-                     sites);
+// ---- an install's index option; a URL held in a variable (ARG, ENV, VAR=) is reported where
+// the URL is written, with the install that uses it as a related place
+void index_urls(const ParsedFile& f, const Install& in, std::vector<Related> sites, Reporter& out) {
+  for (const IndexUrl& ix : in.indexes) {
+    int v = cuda_of_url(ix.url);
+    if (!cuda12_build(v)) continue;
+    Location at = ix.loc;
+    std::vector<Related> rel = sites;
+    if (const EnvSetting* e = query::setting_behind(f, ix.loc, ix.url)) {
+      at = e->loc;
+      rel.insert(rel.begin(), {ix.loc, "$" + e->name + " used here as a wheel index"});
+    }
+    cuda12_finding(out, v, at, "wheel index " + ix.url + " serves CUDA " + cuda_text(v) + " builds: ",
+                   "they carry no Blackwell (sm_120/sm_121) kernels, so they cannot run on the Spark's GB10, and "
+                   "they pull a CUDA 12 stack onto its CUDA 13 host",
+                   "a self-consistent cu12x stack runs on the Spark via sm_120 kernels, but it is slower than cu130, "
+                   "unsupported by NVIDIA's Spark playbooks, and breaks as soon as a CUDA 13 package joins it",
+                   rel);
+  }
 }
 
 // ---- a +cuXYZ local version below CUDA 13
@@ -120,11 +130,15 @@ void cuda11_name(const Requirement& r, const std::vector<Related>& sites, Report
                        "use the CUDA 13 variant of the package (-cu13 / cuda13x / [cuda13])", sites));
 }
 
+// Installs for another platform (an NPU/ROCm/Windows/macOS file, a stage on a ROCm or Ascend
+// image) are not Spark installs.
 void version_tags(const Project& p, const ParsedFile& f, Reporter& out) {
+  if (query::other_platform(f.src.path())) return;
   index_variables(f, out);
   auto sites = query::install_sites(p, f);
   for (const Install& in : f.facts.installs) {
-    index_urls(in, sites, out);
+    if (query::other_platform_install(p, f, in)) continue;
+    index_urls(f, in, sites, out);
     for (const Requirement& r : in.packages) {
       if (requirement_skips_aarch64(r)) continue;
       local_version(r, sites, out);
@@ -179,6 +193,7 @@ void image(const Image& im, Reporter& out) {
 
 // Every Image fact of any file (Dockerfile FROM, docker run, compose image:).
 void images(const ParsedFile& f, Reporter& out) {
+  if (query::other_platform(f.src.path())) return;
   for (const Image& im : f.facts.images)
     if (!im.from_stage && !smoke_test_stage(f, im.stage)) image(im, out);
 }
@@ -325,6 +340,7 @@ void default_index_torch(const Project& p, const EnvView& v, const InstalledPack
 }
 
 void environment(const Project& p, const PkgEnv& env, Reporter& out) {
+  if (query::other_platform_env(env)) return;
   ImageCuda ic = env.image ? image_cuda(env.image->ref) : ImageCuda{};
   EnvView v{env, ic, ic.known && ic.major <= 12, cuda13_evidence(env, ic)};
   auto pkgs = query::packages_in(env);

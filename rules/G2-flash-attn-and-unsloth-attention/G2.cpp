@@ -4,6 +4,7 @@
 #include "core/registry.h"
 #include "knowledge/cuda.h"
 #include "knowledge/knowledge.h"
+#include "knowledge/markers.h"
 #include "query/finding.h"
 #include "query/packages.h"
 #include "query/python.h"
@@ -93,7 +94,7 @@ class FlashAttnRule : public Rule {
   // A flash-attn requirement that pip would build from source on aarch64.
   static bool source_build(const ParsedFile& f, const Install& in, const Requirement& r) {
     if (query::conda_like(in.tool) || !is_flash_attn(r)) return false;  // conda-forge builds
-    if (marker_excludes_aarch64(r.marker) || prebuilt_aarch64(r, in)) return false;
+    if (marker_false_on_spark(r.marker) || prebuilt_aarch64(r, in)) return false;
     // a wheel file is a binary: no source build (pip itself rejects a wrong-platform wheel)
     if (lower(r.url + " " + r.raw).find(".whl") != std::string::npos) return false;
     return !(in.tool == Installer::PyprojectDeps && optional_group(f, r));

@@ -48,24 +48,57 @@ bool archs_named_near(const Evidence& ev, const Place& u) {
 }
 
 // 2. NVFP4 used where the project builds CUDA kernels with no architecture list at all.
+void build_without_arch(const Place& u, std::vector<Related> related, Reporter& out) {
+  out.report(query::finding(
+      Level::Warning, u.loc,
+      "NVFP4 (" + u.what +
+          ") in a project that builds CUDA kernels with no 12.1a target: without sm_121a the native FP4 "
+          "conversion is compiled out and NVFP4 kernels fall back to a software path that produced NaN "
+          "on a DGX Spark (vllm-project/vllm PR #37725)",
+      "build the kernels with TORCH_CUDA_ARCH_LIST=\"12.1a\" (CMake: CMAKE_CUDA_ARCHITECTURES=121a), "
+      "or use a prebuilt NGC engine",
+      std::move(related)));
+}
+
+// 3. NVFP4 in a project that never targets 12.1a, where no kernel build is near the use (or
+// the builds near it name other GPUs only): the kernels the Spark runs come from wheels or
+// images whose arch list decides. One note per project, at a command or config use when there
+// is one (model ids, --quant_cfg), with a few more uses as related places.
+void never_targets_121a(const std::vector<const Place*>& uses, Reporter& out) {
+  if (uses.empty()) return;
+  auto in_code = [](const Place* u) { return ends_with(u->loc.path, ".py") || ends_with(u->loc.path, ".ipynb"); };
+  auto first = std::find_if(uses.begin(), uses.end(), [&](const Place* u) { return !in_code(u); });
+  const Place& at = first == uses.end() ? *uses.front() : **first;
+  std::vector<Related> more;
+  for (const Place* u : uses)
+    if (u->loc.path != at.loc.path && more.size() < 3 &&
+        std::none_of(more.begin(), more.end(), [&](const Related& r) { return r.loc.path == u->loc.path; }))
+      more.push_back({u->loc, "NVFP4 also used here: " + u->what});
+  out.report(query::finding(
+      Level::Note, at.loc,
+      "NVFP4 (" + at.what +
+          ") in a project that never targets 12.1a/sm_121a: on a DGX Spark its NVFP4 kernels need an sm_121a "
+          "build, and prebuilt wheels and images often lack one (published vLLM wheels did not build 12.1); "
+          "without it the native FP4 conversion is compiled out, a path that produced NaN (vllm-project/vllm PR "
+          "#37725)",
+      "run `sparkcheck probe G7` on the Spark, or check that the image's or wheel's CUDA arch list "
+      "(torch.cuda.get_arch_list(), cuobjdump --list-elf) includes sm_121a",
+      std::move(more)));
+}
+
 void uses_without_arch(const Evidence& ev, Reporter& out) {
   std::set<std::pair<std::string, int>> seen;  // one finding per line
+  std::vector<const Place*> unbuilt;           // uses for the project note (check 3)
   for (const auto& u : ev.uses) {
-    if (archs_named_near(ev, u)) continue;
+    if (!seen.insert({u.loc.path, u.loc.range.line}).second) continue;
     std::vector<Related> related;
     for (const auto& b : ev.builds)
       if (b.near(u) && related.size() < 3) related.push_back({b.loc, "kernel build without a 12.1a target: " + b.what});
-    if (related.empty() || !seen.insert({u.loc.path, u.loc.range.line}).second) continue;
-    out.report(query::finding(
-        Level::Warning, u.loc,
-        "NVFP4 (" + u.what +
-            ") in a project that builds CUDA kernels with no 12.1a target: without sm_121a the native FP4 "
-            "conversion is compiled out and NVFP4 kernels fall back to a software path that produced NaN "
-            "on a DGX Spark (vllm-project/vllm PR #37725)",
-        "build the kernels with TORCH_CUDA_ARCH_LIST=\"12.1a\" (CMake: CMAKE_CUDA_ARCHITECTURES=121a), "
-        "or use a prebuilt NGC engine",
-        std::move(related)));
+    bool plain_near = std::any_of(ev.plain.begin(), ev.plain.end(), [&](const Place& x) { return x.near(u); });
+    if (!related.empty() && !archs_named_near(ev, u)) build_without_arch(u, std::move(related), out);
+    else if (!plain_near && !ev.ngc_files.count(u.loc.path)) unbuilt.push_back(&u);
   }
+  if (ev.specific.empty()) never_targets_121a(unbuilt, out);
 }
 
 class Nvfp4Rule : public Rule {

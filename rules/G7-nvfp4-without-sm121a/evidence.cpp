@@ -4,6 +4,7 @@
 #include <cctype>
 
 #include "analysis/launch.h"
+#include "knowledge/cuda.h"
 #include "knowledge/knowledge.h"
 #include "query/commands.h"
 #include "query/packages.h"
@@ -322,6 +323,8 @@ Evidence gather(const Project& p) {
     python_env(ff.python, ev);
     if (ff.kind == FileKind::Python || ff.kind == FileKind::Notebook) identifiers(*f, ev);
     if (names_archs(ff)) ev.arch_dirs.push_back(dir_of(f->src.path()));
+    for (const Image& im : ff.images)
+      if (is_ngc_framework_image(im.ref)) ev.ngc_files.insert(f->src.path());
   }
   return ev;
 }

@@ -1,6 +1,7 @@
 // G7 evidence: where a project uses NVFP4, where it names CUDA architectures (12.1 plain or
 // arch-specific) and where it builds CUDA kernels. Spellings: knowledge/arch.yaml, nvfp4.yaml.
 #pragma once
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -35,6 +36,7 @@ struct Place {
 struct Evidence {
   std::vector<Place> uses, plain, specific, builds;
   std::vector<std::string> arch_dirs;  // directories whose files name architectures (any GPU)
+  std::set<std::string> ngc_files;     // files that run an NGC framework image (NVIDIA's Spark builds)
 
   // VAR=value for an arch-list variable.
   void arch_setting(const std::string& var, const std::string& value, const Location& loc);

@@ -103,10 +103,29 @@ void dependent_lower_bound(const Item& it, Reporter& out) {
        "pin an exact version (==) or add an upper bound, or install from a lock file");
 }
 
+// ---- bare pip: a package that pins torch exactly, unpinned after torch was installed: pip
+// replaces that torch whenever the package's pin differs. True when judged.
+bool replaces_earlier_torch(const Item& it, Reporter& out) {
+  const Requirement* torch = query::torch_installed_before(*it.ip.env, *it.ip.run);
+  if (!torch) return false;
+  if (!pins_torch_exactly(it.r)) return true;  // it needs torch>=X: pip keeps the installed one
+  std::vector<Related> rel = it.rel;
+  rel.push_back({torch->loc, "torch installed earlier in this environment"});
+  out.report(finding(Level::Warning, it.r.loc,
+                     it.what + " is unpinned and pins one torch release: pip replaces the torch installed earlier (" +
+                         torch->raw + ") whenever that release differs, with a PyPI torch that on aarch64 is a CPU-only "
+                         "wheel",
+                     "pin " + it.r.name + " to the release built for that torch, or install it with --no-deps / "
+                     "`uv pip install --override` so torch stays",
+                     std::move(rel)));
+  return true;
+}
+
 // ---- bare pip: a torch-stack package, or one that pins torch exactly, unpinned while nothing pins torch
 void dependent_unpinned(const Item& it, Reporter& out) {
   if (it.pinned || !it.r.specifier.empty() || !judged_dependent(it.r)) return;
   if (it.torch_pinned || query::image_ships_torch(*it.ip.env) || replaces_pypi(*it.ip.run)) return;
+  if (replaces_earlier_torch(it, out)) return;
   warn(out, it,
        it.what + " is unpinned and nothing pins torch: its torch requirement re-resolves torch from PyPI, which on "
                  "aarch64 swaps the CUDA torch for a CPU-only wheel",
@@ -152,7 +171,8 @@ class G9 : public Rule {
         Installer t = ip.run->install->tool;
         // pyproject [project] ranges describe a package, not an install; conda is judged by G1
         if (t == Installer::PyprojectDeps || query::conda_like(t) || ip.req->name.empty()) continue;
-        if (query::other_platform(ip.req->loc.path)) continue;  // an NPU/ROCm/Windows/macOS install
+        // an NPU/ROCm/Windows/macOS install: by the file's path or the stage's base image
+        if (query::other_platform(ip.req->loc.path) || query::other_platform_env(env)) continue;
         judge(p, ip, out);
       }
   }

@@ -123,3 +123,62 @@ TEST_CASE("G1 cuda_meta_pin: huge version numbers are skipped, not overflowed", 
   CHECK(out.count("requirements.txt", 2) == 0);
   CHECK(out.count("requirements.txt", 3, "pins the environment to CUDA 11.9") == 1);
 }
+
+TEST_CASE("G1 index_urls: a URL held in ARG/ENV/a variable is reported where it is written", "[G1]") {
+  MemProject m{{"Dockerfile",
+                "FROM ubuntu:24.04\n"
+                "ARG TORCH_INDEX=https://download.pytorch.org/whl/cu121\n"
+                "RUN pip install torch==2.5.1 --index-url ${TORCH_INDEX}\n"},
+               {"install.sh", "IDX=https://download.pytorch.org/whl/cu118\npip install torch --index-url \"$IDX\"\n"},
+               {"direct.sh", "pip install torch --index-url https://download.pytorch.org/whl/cu124\n"}};
+  auto out = m.run("G1");
+  REQUIRE(out.count("Dockerfile", 2, "serves CUDA 12.1") == 1);
+  CHECK(out.count("Dockerfile", 3) == 0);
+  for (const auto& f : out.findings)
+    if (f.loc.path == "Dockerfile") {
+      REQUIRE_FALSE(f.related.empty());
+      CHECK(f.related[0].loc.range.line == 3);
+      CHECK(f.related[0].message.find("$TORCH_INDEX") != std::string::npos);
+    }
+  CHECK(out.count("install.sh", 1, "serves CUDA 11.8") == 1);
+  CHECK(out.count("install.sh", 2) == 0);
+  CHECK(out.count("direct.sh", 1, "serves CUDA 12.4") == 1);  // written on the install line itself
+}
+
+TEST_CASE("G1 markers: evaluated as PEP 508 on aarch64 Linux", "[G1]") {
+  MemProject m{{"requirements.txt",
+                "torch==2.5.1+cu124 ; platform_machine == \"x86_64\" or platform_machine == \"aarch64\"\n"
+                "torchvision==0.20.1+cu124 ; platform_machine == \"x86_64\"\n"
+                "torchaudio==2.5.1+cu124 ; python_version < \"3.13\"\n"
+                "xformers==0.0.28.post3+cu124 ; python_version < \"3.13\" and sys_platform == \"win32\"\n"}};
+  auto out = m.run("G1");
+  CHECK(out.count("requirements.txt", 1, "is a CUDA 12.4 build") == 1);
+  CHECK(out.count("requirements.txt", 2) == 0);
+  CHECK(out.count("requirements.txt", 3, "is a CUDA 12.4 build") == 1);  // depends only on an unknown value
+  CHECK(out.count("requirements.txt", 4) == 0);
+}
+
+TEST_CASE("G1 other platforms: by path segment and by base image", "[G1]") {
+  MemProject m{{"requirements-windows.txt", "torch==2.5.1+cu121\n"},
+               {"Dockerfile.rocm", "FROM rocm/pytorch:rocm6.2_ubuntu22.04_py3.10_pytorch_release_2.3.0\n"
+                                   "RUN pip install nvidia-cudnn-cu11 torch\n"},
+               {"Dockerfile.npu", "FROM swr.cn-south-1.myhuaweicloud.com/ascendhub/cann:8.3.rc1-910b-ubuntu22.04-py3.11\n"
+                                  "RUN pip install torch==2.5.1+cu121\n"},
+               {"Dockerfile", "FROM ubuntu:24.04\nRUN pip install torch==2.5.1+cu121\n"}};
+  auto out = m.run("G1");
+  CHECK(out.lines("requirements-windows.txt").empty());
+  CHECK(out.lines("Dockerfile.rocm").empty());
+  CHECK(out.lines("Dockerfile.npu").empty());
+  CHECK(out.count("Dockerfile", 2, "is a CUDA 12.1 build") == 1);  // the near miss: a Spark install
+}
+
+TEST_CASE("G1 default_index_torch: an index behind an empty ARG is unknown, not the default", "[G1]") {
+  MemProject m{{"Dockerfile",
+                "FROM ubuntu:24.04\n"
+                "ARG TORCH_INDEX_URL=\"\"\n"
+                "RUN uv pip install --index-url \"$TORCH_INDEX_URL\" torch==2.6.0\n"
+                "RUN uv pip install torch==2.6.0\n"}};
+  auto out = m.run("G1");
+  CHECK(out.count("Dockerfile", 3) == 0);
+  CHECK(out.count("Dockerfile", 4, "default package index") == 1);
+}

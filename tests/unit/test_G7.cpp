@@ -41,12 +41,40 @@ TEST_CASE("G7 uses_without_arch: NVFP4 near a build with no arch list", "[G7]") 
   REQUIRE(r.lines() == std::vector<int>{3});
   REQUIRE(r.findings[0].related.size() == 1);
   CHECK(r.findings[0].related[0].loc.range.line == 2);
-  // builds that name only other GPUs' architectures are not Spark builds
-  CHECK(lint_g7("FROM x\nENV TORCH_CUDA_ARCH_LIST=\"8.0 9.0\"\nRUN python setup.py install\n"
-           "CMD [\"vllm\", \"serve\", \"nvidia/Qwen3-8B-NVFP4\"]\n")
+  // builds that name only other GPUs' architectures are not Spark builds: no warning, the
+  // project-wide note (check 3) only
+  auto other = lint_g7("FROM x\nENV TORCH_CUDA_ARCH_LIST=\"8.0 9.0\"\nRUN python setup.py install\n"
+                       "CMD [\"vllm\", \"serve\", \"nvidia/Qwen3-8B-NVFP4\"]\n");
+  REQUIRE(other.lines() == std::vector<int>{4});
+  CHECK(other.findings[0].level == Level::Note);
+}
+
+TEST_CASE("G7 never_targets_121a: NVFP4 in a project with no 12.1a target is a note", "[G7]") {
+  auto serve = std::pair<std::string, std::string>{"serve.sh", "vllm serve nvidia/Qwen3-8B-NVFP4\n"
+                                                               "vllm serve nvidia/Llama-3.1-8B-Instruct-NVFP4\n"};
+  auto prebuilt = run_rule("G7", {serve});
+  REQUIRE(prebuilt.lines() == std::vector<int>{1});  // one note per project
+  CHECK(prebuilt.findings[0].level == Level::Note);
+  CHECK(prebuilt.findings[0].message.find("never targets 12.1a") != std::string::npos);
+  // 12.1a anywhere in the project: it targets the Spark
+  CHECK(run_rule("G7", {serve, {"docker/Dockerfile", "FROM x\nENV TORCH_CUDA_ARCH_LIST=\"12.1a\"\n"}}).findings.empty());
+  // NVIDIA's container for the Spark
+  CHECK(lint_g7("FROM nvcr.io/nvidia/vllm:26.05-py3\nCMD [\"vllm\", \"serve\", \"nvidia/Qwen3-8B-NVFP4\"]\n")
             .findings.empty());
-  // a prebuilt engine builds nothing
-  CHECK(lint_g7("FROM x\nCMD [\"vllm\", \"serve\", \"nvidia/Qwen3-8B-NVFP4\"]\n").findings.empty());
+}
+
+TEST_CASE("G7 NVFP4 surfaces: ModelOpt --quant_cfg, argparse defaults, constants", "[G7]") {
+  auto one_note = [](const std::string& path, const std::string& text, int line) {
+    auto r = run_rule("G7", {{path, text}});
+    REQUIRE(r.lines() == std::vector<int>{line});
+    CHECK(r.findings[0].level == Level::Note);
+  };
+  one_note("quant.sh", "python hf_ptq.py --pyt_ckpt_path m --quant_cfg NVFP4_DEFAULT_CFG\n", 1);
+  one_note("ptq.py", "import argparse\np = argparse.ArgumentParser()\np.add_argument('--qformat', default='nvfp4')\n", 3);
+  one_note("cfg.py", "import modelopt.torch.quantization as mtq\n\nQUANT_CFG = mtq.NVFP4_AWQ_LITE_CFG\n", 3);
+  one_note("model.yaml", "model_name_or_path: RedHatAI/Qwen3-8B-NVFP4\n", 1);
+  CHECK(run_rule("G7", {{"q.py", "# mtq.NVFP4_DEFAULT_CFG in a comment\nQ = 'fp8'\n"}}).findings.empty());
+  CHECK(run_rule("G7", {{"q.sh", "python hf_ptq.py --quant_cfg FP8_DEFAULT_CFG\n"}}).findings.empty());
 }
 
 TEST_CASE("G7 NVFP4 surfaces in Python: identifiers, not comments or prose", "[G7]") {

@@ -109,3 +109,32 @@ TEST_CASE("G1/G9 other platforms by path segment", "[G9]") {
   CHECK_FALSE(sc::query::other_platform("requirements/input.txt"));   // "npu" inside a word
   CHECK_FALSE(sc::query::other_platform("docker/Dockerfile.cuda"));
 }
+
+TEST_CASE("G9 replaces_earlier_torch: torch already installed in the environment", "[G9]") {
+  MemProject m{{"Dockerfile",
+                "FROM ubuntu:24.04\n"
+                "RUN pip install torch==2.9.1+cu130 --index-url https://download.pytorch.org/whl/cu130\n"
+                "RUN pip install peft\n"
+                "RUN pip install vllm\n"
+                "RUN pip install --no-deps xformers==0.0.33 sglang\n"},
+               {"environment.yml", "name: x\ndependencies:\n  - pytorch=2.5.1\n  - pytorch-cuda=12.4\n  - pip:\n"
+                                   "    - peft\n    - torchvision\n"},
+               {"later.sh", "pip install peft\npip install torch==2.9.1+cu130\n"}};
+  auto out = m.run("G9");
+  CHECK(out.count("Dockerfile", 3) == 0);  // needs torch>=X: pip keeps the installed torch
+  REQUIRE(out.count("Dockerfile", 4, "replaces the torch installed earlier (torch==2.9.1+cu130)") == 1);
+  for (const auto& f : out.findings)
+    if (f.loc.path == "Dockerfile" && f.loc.range.line == 4) CHECK(f.related.back().loc.range.line == 2);
+  CHECK(out.count("Dockerfile", 5) == 0);  // --no-deps: nothing re-resolves
+  CHECK(out.count("environment.yml", 6) == 0);
+  CHECK(out.count("environment.yml", 7, "replaces the torch installed earlier (pytorch=2.5.1)") == 1);
+  CHECK(out.count("later.sh", 1, "unpinned and nothing pins torch") == 1);  // torch comes after
+}
+
+TEST_CASE("G9 other platforms: a stage on a ROCm or Ascend image", "[G9]") {
+  MemProject m{{"Dockerfile.amd", "FROM rocm/vllm:latest\nRUN pip install transformers vllm\n"},
+               {"Dockerfile", "FROM ubuntu:24.04\nRUN pip install transformers\n"}};
+  auto out = m.run("G9");
+  CHECK(out.lines("Dockerfile.amd").empty());
+  CHECK(out.count("Dockerfile", 2, "not pinned") == 1);
+}

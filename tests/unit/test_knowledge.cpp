@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "knowledge/knowledge.h"
+#include "knowledge/versions.h"
 
 using namespace sc;
 
@@ -27,4 +28,18 @@ TEST_CASE("knowledge lookups", "[knowledge]") {
   const auto& t = knowledge::table("ngc-framework-repos");
   CHECK(t.values().size() == t.entries.size());
   CHECK(t.match("anything") == nullptr);  // no pattern entries
+}
+
+TEST_CASE("version ranges name a release series", "[knowledge]") {
+  const auto* e = knowledge::table("broken-combinations").find("unsloth-with-transformers-5.5");
+  REQUIRE(e);
+  CHECK(knowledge::version_in_range(*e, "5.5.0"));
+  CHECK(knowledge::version_in_range(*e, "5.5.2.post1"));
+  CHECK(knowledge::version_in_range(*e, "5.5.0rc1"));   // the 5.5 code before release
+  CHECK(knowledge::version_in_range(*e, "5.5.0.dev0"));
+  CHECK_FALSE(knowledge::version_in_range(*e, "5.6.0rc1"));  // PEP 440: `<5.6.0` excludes 5.6 pre-releases
+  CHECK_FALSE(knowledge::version_in_range(*e, "5.6.0.dev3"));
+  CHECK_FALSE(knowledge::version_in_range(*e, "5.4.9"));
+  CHECK_FALSE(knowledge::version_in_range(*e, "5.4.0rc1"));
+  CHECK_FALSE(knowledge::version_in_range(*e, "5.6.0"));
 }

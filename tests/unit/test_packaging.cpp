@@ -11,6 +11,7 @@
 #include "core/registry.h"
 #include "analysis/environments.h"
 #include "knowledge/cuda.h"
+#include "knowledge/markers.h"
 #include "parsers/packaging.h"
 
 using namespace sc;
@@ -342,10 +343,79 @@ TEST_CASE("aarch64 exclusion: markers and wheel tags from knowledge/platforms.ya
     return requirement_skips_aarch64(r);
   };
   CHECK(skips("flash-attn; platform_machine == 'x86_64'"));
-  CHECK(skips("flash-attn; platform_system != 'Linux'"));  // was missing from the G1/G9 list
+  CHECK(skips("flash-attn; platform_system != 'Linux'"));
   CHECK_FALSE(skips("flash-attn; platform_machine == 'aarch64'"));
+  // evaluated, not matched: the aarch64 alternative installs on the Spark
+  CHECK_FALSE(skips("torch==2.5.1+cu124 ; platform_machine == \"x86_64\" or platform_machine == \"aarch64\""));
+  CHECK(skips("torch==2.5.1+cu124 ; platform_machine == \"x86_64\" and python_version >= \"3.9\""));
   CHECK(skips("torch @ https://example.org/torch-2.9.1-cp312-cp312-manylinux_2_28_x86_64.whl"));
   CHECK_FALSE(skips("torch @ https://example.org/torch-2.9.1-cp312-cp312-manylinux_2_28_aarch64.whl"));
+}
+
+TEST_CASE("PEP 508 marker parser: or/and/parentheses/in", "[packaging][markers]") {
+  auto m = parse_marker("platform_machine == 'x86_64' or (python_version < \"3.12\" and 'linux' in sys_platform)");
+  REQUIRE(m);
+  CHECK(m->kind == MarkerExpr::Kind::Or);
+  REQUIRE(m->terms.size() == 2);
+  CHECK(m->terms[0].left == "platform_machine");
+  CHECK(m->terms[0].left_var);
+  CHECK(m->terms[0].right == "x86_64");
+  CHECK_FALSE(m->terms[0].right_var);
+  const MarkerExpr& inner = m->terms[1];
+  CHECK(inner.kind == MarkerExpr::Kind::And);
+  REQUIRE(inner.terms.size() == 2);
+  CHECK(inner.terms[0].op == "<");
+  CHECK(inner.terms[1].op == "in");
+  CHECK(inner.terms[1].right == "sys_platform");
+  CHECK(inner.terms[1].right_var);
+  auto n = parse_marker("platform.machine not in 'x86_64 AMD64'");  // legacy dotted name
+  REQUIRE(n);
+  CHECK(n->left == "platform_machine");
+  CHECK(n->op == "not in");
+  auto a = parse_marker("a == '1' and b == '2' or c == '3'");  // `and` binds tighter
+  REQUIRE(a);
+  CHECK(a->kind == MarkerExpr::Kind::Or);
+  CHECK(a->terms[0].kind == MarkerExpr::Kind::And);
+  for (std::string bad : {"", "platform_machine", "platform_machine == ", "(os_name == 'posix'", "os_name = 'posix'",
+                          "os_name == 'posix' or", "os_name == 'posix\"", "os_name not 'posix'", "and == 'x'"})
+    CHECK_FALSE(parse_marker(bad));
+  CHECK_FALSE(parse_marker(std::string(200, '(') + "os_name == 'posix'" + std::string(200, ')')));  // too deep
+  CHECK(parse_marker(std::string(20, '(') + "os_name == 'posix'" + std::string(20, ')')));
+}
+
+TEST_CASE("PEP 508 markers on the Spark: three-valued, PEP 440 versions", "[packaging][markers]") {
+  auto spark = [](std::string_view m) { return evaluate_marker(m, spark_marker_values()); };
+  CHECK(spark("platform_machine == 'aarch64'") == MarkerResult::True);
+  CHECK(spark("platform_machine == \"x86_64\" or platform_machine == \"aarch64\"") == MarkerResult::True);
+  CHECK(spark("platform_machine == 'x86_64'") == MarkerResult::False);
+  CHECK(spark("platform_machine != 'aarch64'") == MarkerResult::False);
+  CHECK(spark("sys_platform == 'win32' or platform_system == 'Darwin'") == MarkerResult::False);
+  CHECK(spark("platform_system == 'Linux' and os_name == 'posix'") == MarkerResult::True);
+  CHECK(spark("'x86' in platform_machine") == MarkerResult::False);
+  CHECK(spark("platform_machine in 'x86_64 AMD64'") == MarkerResult::False);
+  CHECK(spark("platform_machine not in 'x86_64 AMD64'") == MarkerResult::True);
+  // unknown values (python_version, extra) may apply, unless a known term decides
+  CHECK(spark("python_version < '3.12'") == MarkerResult::Unknown);
+  CHECK(spark("extra == 'gpu'") == MarkerResult::Unknown);
+  CHECK(spark("python_version < '3.12' and platform_machine == 'x86_64'") == MarkerResult::False);
+  CHECK(spark("python_version < '3.12' or platform_machine == 'aarch64'") == MarkerResult::True);
+  CHECK(spark("python_version < '3.12' or platform_machine == 'x86_64'") == MarkerResult::Unknown);
+  CHECK(spark("platform_machine = 'x86_64'") == MarkerResult::Unknown);  // unparseable
+  CHECK(spark("") == MarkerResult::True);
+  MarkerValues py = spark_marker_values();
+  py["python_version"] = "3.12";
+  py["python_full_version"] = "3.12.3";
+  auto with = [&](std::string_view m) { return evaluate_marker(m, py); };
+  CHECK(with("python_version >= '3.9'") == MarkerResult::True);
+  CHECK(with("python_version < '3.10'") == MarkerResult::False);  // 3.12 > 3.10 (not string order)
+  CHECK(with("python_version == '3.12.0'") == MarkerResult::True);
+  CHECK(with("python_full_version == '3.12.*'") == MarkerResult::True);
+  CHECK(with("python_full_version != '3.11.*'") == MarkerResult::True);
+  CHECK(with("python_full_version ~= '3.12.1'") == MarkerResult::True);
+  CHECK(with("python_full_version ~= '3.11.1'") == MarkerResult::False);
+  CHECK(with("python_version > '3.8' and platform_machine == 'aarch64'") == MarkerResult::True);
+  CHECK(marker_false_on_spark("platform_machine == 'x86_64'"));
+  CHECK_FALSE(marker_false_on_spark("python_version < '3.12'"));
 }
 
 TEST_CASE("install derivation from commands", "[packaging]") {

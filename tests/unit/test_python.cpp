@@ -251,3 +251,18 @@ TEST_CASE("subscript assignments with a literal key", "[python]") {
   CHECK(f.assigns[0].resolved == "os.environ[TORCH_CUDA_ARCH_LIST]");
   CHECK(f.assigns[0].value == "12.1");
 }
+
+TEST_CASE("...Config(...) keyword literals become config entries", "[python]") {
+  ParseDiag d;
+  FileFacts f = lint_as("train.py",
+                        "job = JobConfig(parallelism=Parallelism(tensor_parallel_degree=2), seed=7)\n"
+                        "g = GRPOConfig(vllm_tensor_parallel_size=2, use_vllm=True, lr=lr)\n"
+                        "m = build(tensor_parallel_degree=2)\n",
+                        d);
+  f.kind = FileKind::Python;
+  for (PostParsePass pass : post_parse_passes()) pass(f);
+  std::vector<std::string> got;
+  for (const ConfigEntry& e : f.config) got.push_back(e.dotted() + "=" + e.value);
+  CHECK(got == std::vector<std::string>{"job.seed=7", "job.parallelism.tensor_parallel_degree=2",
+                                        "grpo.vllm_tensor_parallel_size=2", "grpo.use_vllm=true"});
+}

@@ -269,3 +269,39 @@ TEST_CASE("word splitting of unquoted expansions and arrays (Megatron-style laun
   CHECK(t->argv.back().text == "--nproc_per_node 8 --nnodes 1");  // quoted: one word
   CHECK(t->argv.size() == 1 + 4 + 1 + 5 + 5 + 1);
 }
+
+TEST_CASE("a command held in a variable keeps its known flags where they are written", "[shell]") {
+  auto p = sh(
+      "CMD=\"vllm serve $MODEL --tp 2\"\n"
+      "CMD=\"$CMD --pp 1\"\n"
+      "exec $CMD\n"
+      "echo \"$CMD\"\n");
+  const Command* c = find_cmd(p.facts, "exec");
+  REQUIRE(c);
+  CHECK(argv(*c) == std::vector<std::string>{"exec", "vllm", "serve", "$MODEL", "--tp", "2", "--pp", "1"});
+  CHECK_FALSE(c->argv[3].resolved);
+  auto tp = flag_value(*c, {"--tp"});
+  REQUIRE(tp);
+  CHECK(tp->resolved);
+  CHECK(tp->loc.range == Range{1, 29, 1, 30});                   // where 2 is written
+  CHECK(flag_value(*c, {"--pp"})->loc.range == Range{2, 16, 2, 17});
+  REQUIRE(p.facts.expansions.size() == 7);                        // every word but exec
+  CHECK(p.facts.expansions[4].written.range == Range{1, 29, 1, 30});
+  CHECK(p.facts.expansions[4].used.range == Range{3, 6, 3, 10});  // $CMD
+  // a quoted expansion is one word, at the expansion
+  const Command* e = find_cmd(p.facts, "echo");
+  REQUIRE(e);
+  CHECK(e->argv.size() == 2);
+}
+
+TEST_CASE("a single-word variable, unset and loop variables keep the old behaviour", "[shell]") {
+  auto p = sh("TP=2\nrun --tp $TP\nCMD=\"a b\"\nunset CMD\ngo $CMD\n");
+  const Command* r = find_cmd(p.facts, "run");
+  REQUIRE(r);
+  CHECK(flag_value(*r, {"--tp"})->loc.range.line == 2);  // one word: found at the expansion
+  const Command* g = find_cmd(p.facts, "go");
+  REQUIRE(g);
+  CHECK(g->argv.size() == 2);
+  CHECK_FALSE(g->argv[1].resolved);
+  CHECK(p.facts.expansions.empty());
+}
