@@ -90,8 +90,14 @@ TEST_CASE("a finding's fixes become a workspace edit in UTF-16 positions", "[lsp
   std::string text = "FROM x\nENV A=\xF0\x9F\x98\x80 ARCH=\"12.1\"\n";
   Project p = project_with("Dockerfile", text, FileKind::Dockerfile);
   Finding f = finding_at("Dockerfile", {2, 15, 2, 19});
-  f.fixes.push_back({"Use 12.1a", true, {{{"Dockerfile", {2, 15, 2, 19}}, "12.1a"}}});
-  f.fixes.push_back({"Pin an image", false, {{{"Dockerfile", {1, 6, 1, 7}}, "y"}}});
+  auto edit = [](Range r, const std::string& text) {
+    Edit e;
+    e.loc = {"Dockerfile", r};
+    e.text = text;
+    return e;
+  };
+  f.fixes.push_back({"Use 12.1a", true, {edit({2, 15, 2, 19}, "12.1a")}});
+  f.fixes.push_back({"Pin an image", false, {edit({1, 6, 1, 7}, "y")}});
   json diag = to_diagnostic(p, f);
   CHECK(diag["range"]["start"]["character"] == 15);  // 14 code points before, one of them 2 units
   std::vector<json> actions = code_actions(p, f, diag);
