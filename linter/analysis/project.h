@@ -10,13 +10,18 @@
 #include "core/diagnostics.h"
 #include "core/facts.h"
 #include "core/source.h"
+#include "core/suppress.h"
 
 namespace sc {
 
 struct ParsedFile {
-  SourceFile src;
+  SourceFile src;  // its text is dropped once the facts are taken (SourceFile::release)
   FileFacts facts;
   std::string abs_path;
+  uint64_t content_hash = 0;  // hash_bytes() of the file's bytes as read (before a BOM is dropped)
+  // inline suppression comments, read with the facts (the text is gone by the time rules run)
+  std::vector<SuppressDirective> suppressions;
+  std::vector<Notification> suppression_problems;
 };
 
 // Where an install runs: a Dockerfile build stage, or the bare host.

@@ -192,8 +192,9 @@ struct LintArgs {
   std::string config_file, fail_on, baseline_file, write_baseline;
   std::vector<std::string> extend_select, extend_ignore;
   bool no_ignore = false, no_config = false, no_inline_ignore = false, show_suppressed = false;
-  bool statistics = false, exit_zero = false, show_files = false, quiet = false;
+  bool statistics = false, exit_zero = false, show_files = false, quiet = false, no_prefilter = false;
   int verbose = 0;
+  size_t jobs = 0;
   double max_mb = 10;
   CLI::App* cmd = nullptr;
 };
@@ -235,6 +236,10 @@ void add_lint_command(CLI::App& app, LintArgs& a) {
   lint->add_flag("--statistics", a.statistics, "Print the number of findings per rule instead of the findings");
   lint->add_flag("--exit-zero", a.exit_zero, "Exit 0 even when there are findings (2 still means bad input)");
   lint->add_flag("--show-files", a.show_files, "List the files that would be linted, then exit");
+  lint->add_option("--jobs,-j", a.jobs, "Parser threads (default: $SPARKCHECK_JOBS, else one per core, at most 8)")
+      ->check(CLI::Range(size_t{1}, size_t{64}));
+  lint->add_flag("--no-prefilter", a.no_prefilter,
+                 "Parse every file, also those without a trigger word (audit; same as SPARKCHECK_NO_PREFILTER=1)");
   lint->add_flag("-q,--quiet", a.quiet, "Print the findings only: no progress, no messages on standard error");
   lint->add_flag("-v,--verbose", a.verbose, "Print the configuration in use, timings and skipped files on standard error");
 }
@@ -358,6 +363,8 @@ bool lint_options(const LintArgs& a, const sc::Config& cfg, sc::LintOptions& opt
   opt.paths = a.paths;
   opt.exclude = a.exclude;
   sc::apply_config(cfg, opt);
+  opt.jobs = a.jobs;
+  if (a.no_prefilter) opt.prefilter = false;
   if (!cfg.baseline.value.empty() && a.write_baseline.empty()) {
     sc::Baseline bl;
     std::string err;

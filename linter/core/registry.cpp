@@ -15,6 +15,11 @@ std::vector<PostParsePass>& post_parse_passes() {
   return v;
 }
 
+std::vector<TextNeed>& text_needs() {
+  static std::vector<TextNeed> v;
+  return v;
+}
+
 std::vector<const Rule*>& rules() {
   static std::vector<const Rule*> v;
   return v;

@@ -62,8 +62,13 @@ class Rule {
 // A step run on every file's facts after its parser (e.g. install commands -> Install facts).
 using PostParsePass = void (*)(FileFacts&);
 
+// Whether a rule reads a file's text itself (not only its facts): such files keep their text
+// for the run; every other file's text is dropped once its facts are taken.
+using TextNeed = bool (*)(FileKind, std::string_view text);
+
 std::vector<const Parser*>& parsers();
 std::vector<PostParsePass>& post_parse_passes();
+std::vector<TextNeed>& text_needs();
 std::vector<const Rule*>& rules();
 const Parser* parser_for(const FileInfo& f);
 
@@ -87,6 +92,9 @@ template <class T> struct ParserRegistrar {
 struct PostParseRegistrar {
   explicit PostParseRegistrar(PostParsePass p) { post_parse_passes().push_back(p); }
 };
+struct TextNeedRegistrar {
+  explicit TextNeedRegistrar(TextNeed n) { text_needs().push_back(n); }
+};
 template <class T> struct RuleRegistrar {
   RuleRegistrar() {
     static T inst;
@@ -104,6 +112,7 @@ struct CheckRegistrar {
 #define SC_CAT(a, b) SC_CAT2(a, b)
 #define SPARKCHECK_PARSER(cls) static ::sc::ParserRegistrar<cls> SC_CAT(sc_parser_reg_, __LINE__)
 #define SPARKCHECK_POST_PARSE(fn) static ::sc::PostParseRegistrar SC_CAT(sc_pass_reg_, __LINE__)(fn)
+#define SPARKCHECK_KEEPS_TEXT(fn) static ::sc::TextNeedRegistrar SC_CAT(sc_text_reg_, __LINE__)(fn)
 #define SPARKCHECK_RULE(cls) static ::sc::RuleRegistrar<cls> SC_CAT(sc_rule_reg_, __LINE__)
 // A check that is not a Rule class: the engine's meta rules, the probe's checks.
 #define SPARKCHECK_CHECK(id, kind) static ::sc::CheckRegistrar SC_CAT(sc_check_reg_, __LINE__)(id, kind)

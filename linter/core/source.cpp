@@ -1,17 +1,108 @@
 #include "core/source.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cctype>
+#include <cstring>
+#include <mutex>
+
+#include "core/read_file.h"
 
 namespace sc {
 
 SourceFile::SourceFile(std::string display_path, std::string text)
     : path_(std::move(display_path)), text_(std::move(text)) {
-  line_starts_.push_back(0);
-  for (size_t i = 0; i < text_.size(); ++i) {
-    if (text_[i] == '\n') line_starts_.push_back(i + 1);
-    if (static_cast<unsigned char>(text_[i]) >= 0x80) ascii_ = false;
+  index_lines_();
+}
+
+namespace {
+// Bytes [i, end) of s up to the first non-ASCII 8-byte word: the index where the scan stopped.
+size_t skip_ascii_words(std::string_view s, size_t i) {
+  for (uint64_t v; i + 8 <= s.size(); i += 8) {
+    std::memcpy(&v, s.data() + i, 8);
+    if (v & 0x8080808080808080ull) break;
   }
+  return i;
+}
+}  // namespace
+
+void SourceFile::index_lines_() {
+  line_starts_.assign(1, 0);
+  const char* d = text_.data();
+  const char* end = d + text_.size();
+  for (const char* p = d; (p = static_cast<const char*>(std::memchr(p, '\n', static_cast<size_t>(end - p)))); ++p)
+    line_starts_.push_back(static_cast<size_t>(p - d) + 1);
+  size_t i = skip_ascii_words(text_, 0);
+  ascii_ = std::none_of(text_.begin() + static_cast<long>(i), text_.end(),
+                        [](char c) { return static_cast<unsigned char>(c) >= 0x80; });
+}
+
+// The one released file whose text is loaded again (outputs and rules visit files one after
+// another, so one slot keeps memory bounded without re-reading a file per line).
+struct Restorer {
+  static std::mutex& mu() { static std::mutex m; return m; }
+  static std::atomic<SourceFile*>& slot() { static std::atomic<SourceFile*> s{nullptr}; return s; }
+  static void drop(SourceFile& f) {
+    std::string().swap(f.text_);
+    std::vector<size_t>().swap(f.line_starts_);
+    f.memo_line_ = 0;
+    f.loaded_ = false;
+  }
+  static void load(SourceFile& f) {
+    std::lock_guard<std::mutex> lock(mu());
+    if (f.loaded_) return;
+    if (SourceFile* prev = slot().exchange(&f); prev && prev != &f) drop(*prev);
+    std::string text, error;
+    if (!read_regular_file(f.reload_path_, text, error, f.size_) || hash_bytes(text) != f.hash_)
+      text.clear();  // gone or changed since it was linted: no line of it is shown
+    if (text.compare(0, 3, "\xEF\xBB\xBF") == 0) text.erase(0, 3);
+    f.text_ = std::move(text);
+    f.index_lines_();
+    f.loaded_ = true;
+  }
+  static void forget(SourceFile* f) {
+    if (slot().load() != f) return;
+    std::lock_guard<std::mutex> lock(mu());
+    SourceFile* expected = f;
+    slot().compare_exchange_strong(expected, nullptr);
+  }
+};
+
+SourceFile::~SourceFile() { Restorer::forget(this); }
+
+void SourceFile::release(std::string abs_path, uint64_t hash, size_t size) {
+  Restorer::forget(this);
+  reload_path_ = std::move(abs_path);
+  hash_ = hash;
+  size_ = size;
+  line_map_.clear();
+  Restorer::drop(*this);
+}
+
+const SourceFile& SourceFile::restored_() const {
+  if (!loaded_) Restorer::load(const_cast<SourceFile&>(*this));
+  return *this;
+}
+
+uint64_t hash_bytes(std::string_view s) {
+  const uint64_t k = 0x9E3779B97F4A7C15ull;
+  uint64_t h = 0x243F6A8885A308D3ull ^ (s.size() * k);
+  auto mix = [&](uint64_t v) {
+    h ^= v * k;
+    h = (h << 31 | h >> 33) * 0xC2B2AE3D27D4EB4Full;
+  };
+  size_t i = 0;
+  for (; i + 8 <= s.size(); i += 8) {
+    uint64_t v;
+    std::memcpy(&v, s.data() + i, 8);
+    mix(v);
+  }
+  uint64_t tail = 0;
+  std::memcpy(&tail, s.data() + i, s.size() - i);
+  mix(tail);
+  h ^= h >> 29;
+  h *= 0xBF58476D1CE4E5B9ull;
+  return h ^ (h >> 32);
 }
 
 int SourceFile::cols_in_line_(int l, std::string_view ln, size_t bytes) const {
@@ -28,6 +119,7 @@ int SourceFile::cols_in_line_(int l, std::string_view ln, size_t bytes) const {
 }
 
 std::string_view SourceFile::line(int line1) const {
+  restored_();
   if (line1 < 1 || line1 > line_count()) return {};
   size_t b = line_starts_[line1 - 1];
   size_t e = line1 < line_count() ? line_starts_[line1] - 1 : text_.size();
@@ -37,6 +129,7 @@ std::string_view SourceFile::line(int line1) const {
 }
 
 int SourceFile::line_of(size_t off) const {
+  restored_();
   auto it = std::upper_bound(line_starts_.begin(), line_starts_.end(), off);
   return static_cast<int>(it - line_starts_.begin());
 }
@@ -66,6 +159,7 @@ Range SourceFile::map_(int vl, size_t vc, int vel, size_t vec) const {
 }
 
 Range SourceFile::range(size_t begin, size_t end) const {
+  restored_();
   begin = std::min(begin, text_.size());
   end = std::max(begin, std::min(end, text_.size()));
   int l = line_of(begin), el = line_of(end);
@@ -87,7 +181,7 @@ bool valid_utf8(std::string_view s) {
   size_t i = 0, n = s.size();
   while (i < n) {
     unsigned char c = s[i];
-    if (c < 0x80) { ++i; continue; }
+    if (c < 0x80) { i = std::max(i + 1, skip_ascii_words(s, i)); continue; }
     int len = (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3 : (c & 0xF8) == 0xF0 ? 4 : 0;
     if (len == 0 || (len == 2 && c < 0xC2) || (len == 4 && c > 0xF4) || i + len > n) return false;
     for (int k = 1; k < len; ++k)

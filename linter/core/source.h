@@ -1,6 +1,7 @@
 // Source text, positions and ranges shared by every parser, rule and output.
 #pragma once
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -28,9 +29,21 @@ class SourceFile {
  public:
   SourceFile() = default;
   SourceFile(std::string display_path, std::string text);
+  SourceFile(const SourceFile&) = default;
+  SourceFile(SourceFile&&) = default;
+  SourceFile& operator=(const SourceFile&) = default;
+  SourceFile& operator=(SourceFile&&) = default;
+  ~SourceFile();
 
   const std::string& path() const { return path_; }
-  const std::string& text() const { return text_; }
+  const std::string& text() const { return restored_().text_; }
+
+  // Drops the text and line index once the facts are taken (memory stays flat as the tree
+  // grows). Later calls re-read `abs_path` on demand, one released file at a time (the
+  // previous one is dropped again; not thread-safe: rules and outputs run on one thread).
+  // A re-read file whose bytes no longer hash to `hash` reads as empty: no line of it is shown.
+  void release(std::string abs_path, uint64_t hash, size_t size);
+  bool released() const { return !reload_path_.empty(); }
 
   // Byte offsets -> range in the real file.
   Range range(size_t begin, size_t end) const;
@@ -38,9 +51,9 @@ class SourceFile {
   Range range_rc(size_t row, size_t byte_col, size_t end_row, size_t end_byte_col) const;
   Location loc(size_t begin, size_t end) const { return {path_, range(begin, end)}; }
 
-  int line_count() const { return static_cast<int>(line_starts_.size()); }
+  int line_count() const { return static_cast<int>(restored_().line_starts_.size()); }
   std::string_view line(int line1) const;  // without the newline
-  size_t line_start(int line1) const { return line_starts_[line1 - 1]; }
+  size_t line_start(int line1) const { return restored_().line_starts_[line1 - 1]; }
   // Which 1-based line holds byte offset `off`.
   int line_of(size_t off) const;
 
@@ -53,6 +66,10 @@ class SourceFile {
  private:
   std::string path_;
   std::string text_;
+  std::string reload_path_;  // set by release()
+  uint64_t hash_ = 0;
+  size_t size_ = 0;  // bytes as read, the bound of a re-read
+  mutable bool loaded_ = true;
   std::vector<size_t> line_starts_;
   std::vector<LineMapEntry> line_map_;
   bool ascii_ = true;  // all bytes < 0x80: columns are byte offsets + 1
@@ -61,8 +78,15 @@ class SourceFile {
   mutable size_t memo_byte_ = 0;
   mutable int memo_cols_ = 0;
   int cols_in_line_(int line, std::string_view ln, size_t bytes) const;
+  void index_lines_();
+  const SourceFile& restored_() const;
+  friend struct Restorer;
   Range map_(int vline, size_t vcol, int vend_line, size_t vend_col) const;
 };
+
+// A 64-bit hash of a file's bytes as read (before a byte-order mark is dropped): the
+// engine's ParsedFile::content_hash, and what a released SourceFile checks when it re-reads.
+uint64_t hash_bytes(std::string_view bytes);
 
 // Count of code points in the first `bytes` bytes of s (for columns).
 int utf8_cols(std::string_view s, size_t bytes);

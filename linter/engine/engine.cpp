@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <iterator>
 #include <atomic>
 #include <charconv>
 #include <cstdlib>
@@ -116,7 +117,8 @@ bool usable_text(const WalkedFile& wf, std::string& text, std::vector<Notificati
 }
 
 // Reads a file once; returns false (with a notification) when it cannot be linted.
-bool read_file(const WalkedFile& wf, size_t max_bytes, std::string& text, std::vector<Notification>& notes) {
+bool read_file(const WalkedFile& wf, size_t max_bytes, std::string& text, uint64_t& hash,
+               std::vector<Notification>& notes) {
   auto fail = [&](const std::string& msg, const std::string& id, Level l = Level::Warning) {
     notes.push_back({l, wf.display, {}, msg, id});
     return false;
@@ -157,6 +159,7 @@ bool read_file(const WalkedFile& wf, size_t max_bytes, std::string& text, std::v
     }
   }
   close(fd);
+  hash = hash_bytes(text);
   return usable_text(wf, text, notes);
 }
 
@@ -192,11 +195,10 @@ void apply_inline_suppressions(LintResult& res, const LintOptions& opt, const st
   bool meta_on = (opt.select.empty() || opt.select.count(kUnusedSuppression)) && !opt.ignore.count(kUnusedSuppression);
   std::vector<Finding> unused;
   for (const auto& pf : res.project.files) {
-    std::vector<Notification> problems;
-    const auto* only = pf->facts.kind == FileKind::Markdown ? &pf->facts.code_lines : nullptr;
-    auto dirs = parse_suppressions(pf->src, opt.allow_reasonless_suppressions, problems, only);
-    if (!problems.empty()) res.input_error = true;
-    for (auto& n : problems) res.notifications.push_back(std::move(n));
+    if (!pf->suppression_problems.empty()) res.input_error = true;
+    for (auto& n : pf->suppression_problems) res.notifications.push_back(std::move(n));
+    pf->suppression_problems.clear();
+    auto& dirs = pf->suppressions;
     if (dirs.empty()) continue;
     apply_suppressions(dirs, res.findings);
     if (!meta_on) continue;
@@ -395,45 +397,88 @@ std::vector<Job> classify_files(const std::vector<WalkedFile>& files, const Lint
   return jobs;
 }
 
+template <class T> void shrink(std::vector<T>& v) {
+  if (v.capacity() > v.size()) std::vector<T>(std::make_move_iterator(v.begin()), std::make_move_iterator(v.end())).swap(v);
+}
+
+void shrink_command(Command& c) {
+  shrink(c.argv);
+  shrink(c.env);
+}
+
+// Facts stay for the whole run: the spare capacity of their lists goes once they are taken.
+void shrink_to_fit(FileFacts& f) {
+  for (Install& in : f.installs) shrink(in.packages);
+  for (Command& c : f.commands) shrink_command(c);
+  for (Command& c : f.sbatch) shrink_command(c);
+  for (ConfigEntry& e : f.config) shrink(e.path);
+  for (PyCall& c : f.python.calls) shrink(c.args);
+  shrink(f.installs), shrink(f.indexes), shrink(f.images), shrink(f.env), shrink(f.refs);
+  shrink(f.commands), shrink(f.sbatch), shrink(f.config), shrink(f.code_lines), shrink(f.ci_jobs);
+  shrink(f.python.imports), shrink(f.python.calls), shrink(f.python.assigns), shrink(f.python.strings);
+}
+
+// Inline suppression comments are read with the facts, while the text is there.
+void read_suppressions(ParsedFile& pf, const LintOptions& opt) {
+  if (!opt.inline_ignore || pf.src.text().find("sparkcheck") == std::string::npos) return;
+  const auto* only = pf.facts.kind == FileKind::Markdown ? &pf.facts.code_lines : nullptr;
+  pf.suppressions = parse_suppressions(pf.src, opt.allow_reasonless_suppressions, pf.suppression_problems, only);
+}
+
+// Once its facts are taken a file's text goes (outputs re-read the lines they show), unless a
+// rule reads the text itself or it came from stdin or an editor's buffer (nothing to re-read).
+void drop_text(ParsedFile& pf, const LintOptions& opt, size_t bytes_read) {
+  if (opt.stdin_text || opt.overlays.count(pf.abs_path)) return;
+  for (TextNeed need : text_needs())
+    if (need(pf.facts.kind, pf.src.text())) return;
+  pf.src.release(pf.abs_path, pf.content_hash, bytes_read);
+}
+
 // The text to lint: standard input, an editor's buffer (LintOptions::overlays) or the file on disk.
-bool job_text(const WalkedFile& wf, const LintOptions& opt, std::string& text, std::vector<Notification>& notes) {
+bool job_text(const WalkedFile& wf, const LintOptions& opt, std::string& text, uint64_t& hash,
+              std::vector<Notification>& notes) {
   if (opt.stdin_text) {
     text = *opt.stdin_text;
+    hash = hash_bytes(text);
     return true;
   }
   auto overlay = opt.overlays.find(wf.abs);
-  if (overlay == opt.overlays.end()) return read_file(wf, opt.max_file_bytes, text, notes);
+  if (overlay == opt.overlays.end()) return read_file(wf, opt.max_file_bytes, text, hash, notes);
   if (overlay->second.size() > opt.max_file_bytes) {
     notes.push_back({Level::Warning, wf.display, {}, "not linted: the buffer is " + mb(overlay->second.size()) +
                      ", over the " + mb(opt.max_file_bytes) + " limit", "file-too-large"});
     return false;
   }
   text = overlay->second;
+  hash = hash_bytes(text);
   return usable_text(wf, text, notes);
 }
 
 void parse_job(Job& job, const LintOptions& opt, const Prefilter& filter) {
   const WalkedFile& wf = *job.wf;
-  if (!job_text(wf, opt, job.text, job.notes)) return;
+  uint64_t hash = 0;
+  if (!job_text(wf, opt, job.text, hash, job.notes)) return;
   auto pf = std::make_unique<ParsedFile>();
   pf->abs_path = wf.abs;
+  pf->content_hash = hash;
+  size_t bytes_read = job.text.size() + 3;  // a byte-order mark may have been dropped
   bool crlf = job.text.find("\r\n") != std::string::npos;
   pf->facts.kind = job.parser->kind();
   bool wanted = filter.wanted(pf->facts.kind, job.text);
-  // A file not parsed has no facts, so no finding or related place points into it: its
-  // text is kept only for suppression comments and for the places of its notifications.
-  if (!wanted && job.notes.empty() && job.text.find("sparkcheck") == std::string::npos) job.text = std::string();
   pf->src = SourceFile(wf.display, std::move(job.text));
   ParseDiag diag;
   try {
     if (wanted) job.parser->parse(pf->src, pf->facts, diag);
     for (PostParsePass pass : post_parse_passes()) pass(pf->facts);
+    shrink_to_fit(pf->facts);
   } catch (const std::exception& e) {
     diag.error(wf.display, {}, std::string("internal error while parsing: ") + e.what(), "internal-error");
   }
   if (crlf && (pf->facts.kind == FileKind::Shell))
     diag.notes.push_back({Level::Warning, wf.display, {}, "CRLF line endings: bash reads the carriage returns as part of each command ($'\\r': command not found); convert to LF", "crlf"});
   for (auto& n : diag.notes) job.notes.push_back(std::move(n));
+  read_suppressions(*pf, opt);
+  drop_text(*pf, opt, bytes_read);
   job.pf = std::move(pf);
 }
 
@@ -451,7 +496,9 @@ size_t thread_count(const LintOptions& opt) {
 
 // Step 2 (parallel): read and parse. Parsers are stateless; each job owns its output.
 void parse_files(std::vector<Job>& jobs, const LintOptions& opt) {
-  const Prefilter filter(opt.prefilter && prefilter_enabled_by_env());
+  // no file to parse (an empty directory): the knowledge tables are not even loaded
+  bool any = std::any_of(jobs.begin(), jobs.end(), [](const Job& j) { return j.parse; });
+  const Prefilter filter(any && opt.prefilter && prefilter_enabled_by_env());
   size_t n_threads = thread_count(opt);
   if (jobs.size() < 16) n_threads = 1;
   std::atomic<size_t> next{0}, done{0};
@@ -488,6 +535,7 @@ std::set<std::string> check_rules(const LintOptions& opt, LintResult& res) {
     if (!opt.select.empty() && !opt.select.count(id)) continue;
     if (opt.ignore.count(id)) continue;
     ran.insert(id);
+    if (res.project.files.empty()) continue;  // rules read files' facts: nothing to read, nothing to load
     col.start(id);
     try {
       r->check(res.project, col);
@@ -577,6 +625,14 @@ void apply_baseline(const LintOptions& opt, LintResult& res) {
   res.findings = std::move(kept);
 }
 
+// walk -> read -> parse -> link; the walk's and the parse jobs' records go before the rules run.
+void read_project(const LintOptions& opt, const std::vector<std::string>& paths, LintResult& res) {
+  std::vector<WalkedFile> files = walk_files(opt, paths, res);
+  std::vector<Job> jobs = classify_files(files, opt);
+  parse_files(jobs, opt);
+  build_project(jobs, res);
+}
+
 }  // namespace
 
 // walk -> read -> parse -> link -> check -> suppress (policy) -> fingerprint -> baseline
@@ -584,10 +640,7 @@ LintResult run_lint(const LintOptions& opt) {
   LintResult res;
   std::vector<std::string> paths = opt.paths.empty() ? std::vector<std::string>{"."} : opt.paths;
   res.project.root = lint_root(opt, paths);
-  std::vector<WalkedFile> files = walk_files(opt, paths, res);
-  std::vector<Job> jobs = classify_files(files, opt);
-  parse_files(jobs, opt);
-  build_project(jobs, res);
+  read_project(opt, paths, res);
   std::set<std::string> ran = check_rules(opt, res);
   lower_off_spark(res);
   add_use_sites(res);

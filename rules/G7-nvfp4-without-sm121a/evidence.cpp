@@ -4,6 +4,7 @@
 #include <cctype>
 
 #include "analysis/launch.h"
+#include "core/registry.h"
 #include "knowledge/cuda.h"
 #include "knowledge/knowledge.h"
 #include "query/commands.h"
@@ -265,8 +266,15 @@ static bool inside_string(const ParsedFile& f, const Range& here) {
   return false;
 }
 
+// identifiers() reads the text of Python files and notebooks that name NVFP4: they keep it.
+static bool names_nvfp4(FileKind kind, std::string_view text) {
+  return (kind == FileKind::Python || kind == FileKind::Notebook) && text.find("NVFP4") != std::string_view::npos;
+}
+SPARKCHECK_KEEPS_TEXT(names_nvfp4);
+
 // NVFP4 identifiers in code (mtq.NVFP4_DEFAULT_CFG, QuantAlgo.NVFP4), outside comments and strings.
 static void identifiers(const ParsedFile& f, Evidence& ev) {
+  if (f.src.released()) return;  // its text did not name NVFP4 (names_nvfp4)
   const std::string& text = f.src.text();
   bool notebook = f.facts.kind == FileKind::Notebook;
   auto idch = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.'; };

@@ -32,4 +32,8 @@ check "python file without trigger words: not parsed" \
   bash -c "! (cd '$TMP' && '$SPARKCHECK' lint --no-config --format json . | grep -q python-syntax)"
 check "SPARKCHECK_NO_PREFILTER=1 parses it" \
   bash -c "cd '$TMP' && SPARKCHECK_NO_PREFILTER=1 '$SPARKCHECK' lint --no-config --format json . | grep -q python-syntax"
+check "--no-prefilter parses it" \
+  bash -c "cd '$TMP' && '$SPARKCHECK' lint --no-config --no-prefilter --format json . | grep -q python-syntax"
+check "--jobs 1 and --jobs 3 give the same JSON" \
+  bash -c "cd '$SC_SOURCE_DIR/fixtures' && cmp <('$SPARKCHECK' lint --no-config --jobs 1 --format json .) <('$SPARKCHECK' lint --no-config --jobs 3 --format json .)"
 finish

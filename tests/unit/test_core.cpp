@@ -241,3 +241,28 @@ TEST_CASE("JSON with Python's NaN/Infinity is reported at the value") {
   CHECK(d.notes[0].range.col == 12);
   CHECK(d.notes[0].message.find("Infinity is not a JSON value") != std::string::npos);
 }
+
+TEST_CASE("a released source re-reads its lines, one file at a time, and only while unchanged") {
+  namespace fs = std::filesystem;
+  fs::path dir = fs::temp_directory_path() / "sc-release-test";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  std::string a_text = "\xEF\xBB\xBFone\r\ntwo \xC3\xA9\n", b_text = "alpha\nbeta\n";
+  std::ofstream(dir / "a.txt", std::ios::binary) << a_text;
+  std::ofstream(dir / "b.txt", std::ios::binary) << b_text;
+  SourceFile a("a.txt", a_text.substr(3)), b("b.txt", b_text);
+  Range before = a.range(5, 8);
+  a.release((dir / "a.txt").string(), hash_bytes(a_text), a_text.size());
+  b.release((dir / "b.txt").string(), hash_bytes(b_text), b_text.size());
+  CHECK(a.released());
+  CHECK(a.line(2) == "two \xC3\xA9");
+  CHECK(b.line(1) == "alpha");  // drops a's text again
+  CHECK(a.line(1) == "one");
+  CHECK(a.range(5, 8) == before);
+  CHECK(a.line_count() == 3);
+  std::ofstream(dir / "b.txt", std::ios::binary) << "changed\n";
+  CHECK(b.line(1).empty());  // changed since it was read: no line shown
+  CHECK(hash_bytes("abc") != hash_bytes("abd"));
+  CHECK(hash_bytes("") != hash_bytes(std::string(1, '\0')));
+  fs::remove_all(dir);
+}
