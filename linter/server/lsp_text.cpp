@@ -118,7 +118,7 @@ size_t bytes_of_utf16(std::string_view line, int units) {
 
 Position to_lsp(const SourceFile& text, int line, int col) {
   if (line < 1) return {0, 0};
-  if (line > text.line_count()) return {text.line_count(), 0};
+  if (line > text.line_count()) return {line - 1, std::max(col, 1) - 1};  // text gone (changed on disk): as written
   return {line - 1, utf16_of_cols(text.line(line), std::max(col, 1) - 1)};
 }
 

@@ -114,6 +114,17 @@ def test_changes(c, root, docker, req, base):
          "text": "nvcr.io/nvidia/pytorch:24.10-py3"}]})
     check("requirements-base.txt cleared after the change back", c.diagnostics(base) == [])
     check("the Dockerfile's G1 is back", codes(c.diagnostics(docker)) == ["G1"])
+    # an unsaved buffer that moved the finding: actions read the buffer, not the disk
+    moved = "\n\n" + open(root + "/requirements.txt").read()
+    c.notify("textDocument/didOpen", {"textDocument": {"uri": req, "languageId": "pip-requirements", "version": 1,
+                                                        "text": moved}})
+    d = c.settle(req, lambda x: [e["range"]["start"]["line"] for e in x] == [4])
+    here = {"start": {"line": 4, "character": 0}, "end": {"line": 4, "character": 0}}
+    a = c.request("textDocument/codeAction", {"textDocument": {"uri": req}, "range": here, "context": {"diagnostics": d}})
+    sup = [x["edit"]["changes"][req][0]["range"]["start"]["line"] for x in a.get("result") or []
+           if x["title"].startswith("Suppress")]
+    check("in an unsaved buffer the suppression goes above the finding's new line", sup == [4], a)
+    c.notify("textDocument/didClose", {"textDocument": {"uri": req}})
     # unsaved requirements.txt without the bad pin; closing the buffer brings the disk's text back
     c.notify("textDocument/didOpen", {"textDocument": {"uri": req, "languageId": "pip-requirements", "version": 1,
                                                         "text": "-r requirements-base.txt\n"}})
