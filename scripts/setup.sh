@@ -11,6 +11,8 @@ PKGS=(build-essential cmake pkg-config git
 if [ "${1:-}" = "--test" ]; then
   PKGS+=(pre-commit python3 file dpkg-dev python3-setuptools python3-wheel python3-venv)
 fi
+# a real LSP client for tests/scripts/server_neovim.sh (6 MB download, 27 MB installed, no recommends)
+if [ "${1:-}" = "--test" ]; then PKGS+=(neovim); fi
 command -v npm >/dev/null 2>&1 || PKGS+=(npm)
 
 missing=()

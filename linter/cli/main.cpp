@@ -30,6 +30,7 @@
 #include "output/statistics.h"
 #include "output/write_file.h"
 #include "probe/probe.h"
+#include "server/server.h"
 
 namespace {
 
@@ -734,6 +735,7 @@ int main(int argc, char** argv) {
   add_rules_commands(app, rules);
   add_probe_command(app, probe);
   add_docs_commands(app, docs);
+  CLI::App* server = app.add_subcommand("server", "Run the language server (LSP over stdin/stdout) for editors; see docs/editors.md");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -741,6 +743,7 @@ int main(int argc, char** argv) {
     if (rc != 0) suggest(app, argc, argv);
     return rc == 0 ? kExitClean : kExitError;
   }
+  if (*server) return sc::lsp::serve(0, 1);
   if (*probe.cmd) return cmd_probe(probe);
   if (*rules.rules_cmd) return cmd_rules(rules.rules_format);
   if (*rules.rule_cmd) return cmd_rule(rules.rule_id, rules.rule_format);

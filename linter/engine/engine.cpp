@@ -426,19 +426,38 @@ void read_suppressions(ParsedFile& pf, const LintOptions& opt) {
 }
 
 // Once its facts are taken a file's text goes (outputs re-read the lines they show), unless a
-// rule reads the text itself or it came from stdin (nothing to re-read).
+// rule reads the text itself or it came from stdin or an editor's buffer (nothing to re-read).
 void drop_text(ParsedFile& pf, const LintOptions& opt, size_t bytes_read) {
-  if (opt.stdin_text) return;
+  if (opt.stdin_text || opt.overlays.count(pf.abs_path)) return;
   for (TextNeed need : text_needs())
     if (need(pf.facts.kind, pf.src.text())) return;
   pf.src.release(pf.abs_path, pf.content_hash, bytes_read);
 }
 
+// The text to lint: standard input, an editor's buffer (LintOptions::overlays) or the file on disk.
+bool job_text(const WalkedFile& wf, const LintOptions& opt, std::string& text, uint64_t& hash,
+              std::vector<Notification>& notes) {
+  if (opt.stdin_text) {
+    text = *opt.stdin_text;
+    hash = hash_bytes(text);
+    return true;
+  }
+  auto overlay = opt.overlays.find(wf.abs);
+  if (overlay == opt.overlays.end()) return read_file(wf, opt.max_file_bytes, text, hash, notes);
+  if (overlay->second.size() > opt.max_file_bytes) {
+    notes.push_back({Level::Warning, wf.display, {}, "not linted: the buffer is " + mb(overlay->second.size()) +
+                     ", over the " + mb(opt.max_file_bytes) + " limit", "file-too-large"});
+    return false;
+  }
+  text = overlay->second;
+  hash = hash_bytes(text);
+  return usable_text(wf, text, notes);
+}
+
 void parse_job(Job& job, const LintOptions& opt, const Prefilter& filter) {
   const WalkedFile& wf = *job.wf;
   uint64_t hash = 0;
-  if (opt.stdin_text) job.text = *opt.stdin_text, hash = hash_bytes(job.text);
-  else if (!read_file(wf, opt.max_file_bytes, job.text, hash, job.notes)) return;
+  if (!job_text(wf, opt, job.text, hash, job.notes)) return;
   auto pf = std::make_unique<ParsedFile>();
   pf->abs_path = wf.abs;
   pf->content_hash = hash;

@@ -33,6 +33,8 @@ struct LintOptions {
   bool follow_symlinks = false;       // follow links whose target is inside the linted directories
   std::optional<std::string> stdin_text;   // with stdin_filename: lint this text as that file
   std::string stdin_filename;
+  // absolute path -> text read instead of the file on disk (an editor's unsaved buffers)
+  std::map<std::string, std::string> overlays;
   std::set<std::string> select;       // empty: all rules
   std::set<std::string> ignore;
   std::vector<std::string> exclude;   // glob patterns on display paths

@@ -1,0 +1,49 @@
+// JSON-RPC 2.0 over a byte stream with LSP's base protocol framing:
+// `Content-Length: N\r\n` (other headers ignored), a blank line, then N bytes of JSON.
+#pragma once
+#include <cstddef>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace sc::lsp {
+
+using json = nlohmann::json;
+
+// JSON-RPC error codes used here.
+inline constexpr int kParseError = -32700, kInvalidRequest = -32600, kMethodNotFound = -32601,
+                     kInvalidParams = -32602, kInternalError = -32603, kServerNotInitialized = -32002,
+                     kRequestFailed = -32803;
+
+class Channel {
+ public:
+  // A message body larger than this is read and dropped (an error answers it).
+  static constexpr size_t kMaxBody = 64u << 20;
+  static constexpr size_t kMaxHeader = 8192;
+
+  Channel(int in_fd, int out_fd) : in_(in_fd), out_(out_fd) {}
+
+  enum class Got { Message, Bad, End };
+  // The next message body. Bad: framing was wrong (`why` says how); the stream is
+  // positioned after the bad message where that can be known.
+  Got read(std::string& body, std::string& why);
+  // True when more input is already waiting (used to lint once after a burst of edits).
+  bool pending();
+  // Writes one message; false once the output is gone.
+  bool send(const json& msg);
+
+ private:
+  int in_, out_;
+  std::string buf_;
+  bool eof_ = false;
+  size_t discard_ = 0;  // bytes of an oversized message still to drop
+  bool fill();  // reads more into buf_; false at end of input
+  bool read_header(size_t& length, std::string& why);
+  bool skip(size_t n);
+};
+
+json response(const json& id, json result);
+json error_response(const json& id, int code, const std::string& message);
+json notification(const std::string& method, json params);
+
+}  // namespace sc::lsp

@@ -1,0 +1,241 @@
+"""Protocol-level tests of `sparkcheck server`, driven over pipes.
+
+usage: protocol_test.py SPARKCHECK PROJECT_TEMPLATE WORKDIR
+Prints ok/FAIL lines; exits 1 on any failure. Also prints the re-lint latency it measured.
+"""
+import json
+import os
+import random
+import shutil
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from lsp_client import Client, frame  # noqa: E402
+
+BIN, TEMPLATE, WORK = sys.argv[1], sys.argv[2], sys.argv[3]
+FAILS = 0
+
+
+def check(what, ok, detail=""):
+    global FAILS
+    print(("ok   - " if ok else "FAIL - ") + what + ("" if ok or not detail else ": " + str(detail)[:600]))
+    if not ok:
+        FAILS += 1
+    return ok
+
+
+def uri(path):
+    return "file://" + path.replace("%", "%25").replace(" ", "%20")
+
+
+def codes(diags):
+    return sorted(d["code"] for d in diags)
+
+
+def start(root):
+    c = Client([BIN, "server"])
+    r = c.request("initialize", {"processId": None, "rootUri": uri(root), "capabilities": {}})
+    c.notify("initialized", {})
+    return c, r
+
+
+def project():
+    root = os.path.join(WORK, "proj with space")
+    shutil.rmtree(root, ignore_errors=True)
+    shutil.copytree(TEMPLATE, root)
+    os.makedirs(os.path.join(root, ".git"))  # the configuration search stops here
+    return root
+
+
+def test_session(root):
+    c, init = start(root)
+    caps = init["result"]["capabilities"]
+    check("initialize answers full sync, code actions, hover",
+          caps["textDocumentSync"]["change"] == 1 and caps["hoverProvider"] and "codeActionProvider" in caps, caps)
+    docker, req = uri(root + "/Dockerfile"), uri(root + "/requirements.txt")
+    base = uri(root + "/requirements-base.txt")
+    d_docker, d_req = c.diagnostics(docker), c.diagnostics(req)
+    check("Dockerfile diagnostics on start (not open)", codes(d_docker) == ["G1"], d_docker)
+    check("requirements.txt diagnostics on start", codes(d_req) == ["G1"], d_req)
+    g1 = d_req[0] if d_req else None
+    if not g1:
+        return c
+    check("diagnostic fields: source, rule link, range",
+          g1["source"] == "sparkcheck" and g1["codeDescription"]["href"].endswith("/G1.md")
+          and g1["range"] == {"start": {"line": 2, "character": 0}, "end": {"line": 2, "character": 18}}, g1)
+    check("config honoured: G1 is a warning (.sparkcheck.yaml severity)", g1["severity"] == 2, g1)
+    check("related places point into the Dockerfile's RUN",
+          [r["location"]["uri"] for r in g1.get("relatedInformation", [])] == [docker], g1)
+    test_hover_action(c, req, g1)
+    test_changes(c, root, docker, req, base)
+    return c
+
+
+def test_hover_action(c, req, g1):
+    h = c.request("textDocument/hover", {"textDocument": {"uri": req}, "position": g1["range"]["start"]})
+    value = (h.get("result") or {}).get("contents", {}).get("value", "")
+    check("hover shows the G1 documentation", "cuda-major-mismatch" in value, h)
+    off = c.request("textDocument/hover", {"textDocument": {"uri": req}, "position": {"line": 0, "character": 0}})
+    check("hover away from findings: null", off.get("result", 1) is None, off)
+    rng = g1["range"]
+    a = c.request("textDocument/codeAction", {"textDocument": {"uri": req}, "range": rng,
+                                              "context": {"diagnostics": [g1]}})
+    sup = next((x for x in a.get("result") or [] if x["title"].startswith("Suppress G1")), None)
+    check("code action offers the suppression", sup is not None, a)
+    if sup:
+        edit = sup["edit"]["changes"][req][0]
+        check("the suppression edit inserts a comment line above the finding",
+              edit["range"]["start"] == {"line": 2, "character": 0} and edit["range"]["end"] == edit["range"]["start"]
+              and edit["newText"] == "# sparkcheck: ignore[G1] -- TODO: why this is safe\n", edit)
+        check("the action names the diagnostic it resolves", sup["diagnostics"] == [g1], sup)
+
+
+def test_changes(c, root, docker, req, base):
+    dockerfile = open(root + "/Dockerfile").read()
+    def lints():
+        return sum(1 for n in c.notes if n["method"] == "window/logMessage" and "linted" in n["params"]["message"])
+    before = lints()
+    c.notify("textDocument/didOpen", {"textDocument": {"uri": docker, "languageId": "dockerfile", "version": 1,
+                                                        "text": dockerfile}})
+    c.request("textDocument/hover", {"textDocument": {"uri": docker}, "position": {"line": 0, "character": 0}})
+    check("opening a file as it is on disk does not re-lint", lints() == before, lints() - before)
+    # the Dockerfile's base image decides the findings of requirements-base.txt (not open)
+    t0 = time.time()
+    c.notify("textDocument/didChange", {"textDocument": {"uri": docker, "version": 2}, "contentChanges": [
+        {"text": dockerfile.replace("nvcr.io/nvidia/pytorch:24.10-py3", "python:3.12-slim")}]})
+    d_base = c.diagnostics(base)
+    print("measured: didChange -> republished diagnostics of another file in %.1f ms" % ((time.time() - t0) * 1000))
+    check("editing the Dockerfile publishes G9 on requirements-base.txt (bare pip now)", codes(d_base) == ["G9"], d_base)
+    check("the Dockerfile's own G1 is cleared", c.diagnostics(docker) == [])
+    # a ranged change (incremental sync) back to the NGC image: G9 withdrawn, G1 back
+    c.notify("textDocument/didChange", {"textDocument": {"uri": docker, "version": 3}, "contentChanges": [
+        {"range": {"start": {"line": 0, "character": 5}, "end": {"line": 0, "character": 21}},
+         "text": "nvcr.io/nvidia/pytorch:24.10-py3"}]})
+    check("requirements-base.txt cleared after the change back", c.diagnostics(base) == [])
+    check("the Dockerfile's G1 is back", codes(c.diagnostics(docker)) == ["G1"])
+    # an unsaved buffer that moved the finding: actions read the buffer, not the disk
+    moved = "\n\n" + open(root + "/requirements.txt").read()
+    c.notify("textDocument/didOpen", {"textDocument": {"uri": req, "languageId": "pip-requirements", "version": 1,
+                                                        "text": moved}})
+    d = c.settle(req, lambda x: [e["range"]["start"]["line"] for e in x] == [4])
+    here = {"start": {"line": 4, "character": 0}, "end": {"line": 4, "character": 0}}
+    a = c.request("textDocument/codeAction", {"textDocument": {"uri": req}, "range": here, "context": {"diagnostics": d}})
+    sup = [x["edit"]["changes"][req][0]["range"]["start"]["line"] for x in a.get("result") or []
+           if x["title"].startswith("Suppress")]
+    check("in an unsaved buffer the suppression goes above the finding's new line", sup == [4], a)
+    c.notify("textDocument/didClose", {"textDocument": {"uri": req}})
+    # unsaved requirements.txt without the bad pin; closing the buffer brings the disk's text back
+    c.notify("textDocument/didOpen", {"textDocument": {"uri": req, "languageId": "pip-requirements", "version": 1,
+                                                        "text": "-r requirements-base.txt\n"}})
+    d = c.settle(req, lambda x: x == [])
+    check("requirements.txt cleared by the unsaved edit", d == [], d)
+    c.notify("textDocument/didClose", {"textDocument": {"uri": req}})
+    d = c.settle(req, lambda x: codes(x) == ["G1"])
+    check("closing the buffer brings the disk's findings back", codes(d) == ["G1"], d)
+    # an open, unsaved configuration is used as typed
+    cfg = uri(root + "/.sparkcheck.yaml")
+    c.notify("textDocument/didOpen", {"textDocument": {"uri": cfg, "languageId": "yaml", "version": 1,
+                                                        "text": "severity:\n  G1: note\n"}})
+    d = c.settle(req, lambda x: [e["severity"] for e in x] == [3])
+    check("the unsaved .sparkcheck.yaml applies (G1 a note)", [e["severity"] for e in d] == [3], d)
+    logs = [n["params"]["message"] for n in c.notes if n["method"] == "window/logMessage"]
+    print("server log: " + "; ".join(logs[-3:]))
+
+
+def test_malformed(root):
+    c, _ = start(root)
+    c.raw(frame(b"{not json"))
+    r = c.reply(None)
+    check("bad JSON: parse error -32700", r["error"]["code"] == -32700, r)
+    c.raw(b"X-Nothing: 1\r\n\r\n")
+    r = c.reply(None)
+    check("header without Content-Length: -32600", r["error"]["code"] == -32600, r)
+    c.raw(frame(b"[1, 2]"))
+    check("a JSON array: invalid request", c.reply(None)["error"]["code"] == -32600)
+    c.raw(frame(b"\"\xff\xfe\""))
+    check("invalid UTF-8 in the body: parse error", c.reply(None)["error"]["code"] == -32700)
+    c.raw(frame(b"[" * 200000 + b"]" * 200000))
+    check("200000 nested arrays: an error, no crash", "error" in c.reply(None))
+    r = c.request("textDocument/hover", {"textDocument": 5})
+    check("params of the wrong type: -32602", r["error"]["code"] == -32602, r)
+    r = c.request("textDocument/codeAction", {"textDocument": {"uri": "file:///nowhere/x"},
+                                              "range": {"start": {"line": -4, "character": 10 ** 9},
+                                                        "end": {"line": 2 ** 31 - 1, "character": 0}}})
+    check("code action on an unknown file: empty list", r.get("result") == [], r)
+    r = c.request("no/such/method", {})
+    check("unknown method: -32601", r["error"]["code"] == -32601, r)
+    c.notify("textDocument/didOpen", {"textDocument": {"uri": "untitled:1", "text": "x"}})
+    c.notify("textDocument/didChange", {"textDocument": {"uri": uri(root + "/nope")}, "contentChanges": 7})
+    r = c.request("initialize", {"rootUri": 5})
+    check("a second initialize: an error", "error" in r, r)
+    fuzz(c, root)
+    r = c.request("shutdown")
+    check("still answering after hostile input: shutdown", "result" in r and r["result"] is None, r)
+    r = c.request("textDocument/hover", {})
+    check("requests after shutdown: -32600", r["error"]["code"] == -32600, r)
+    c.notify("exit", {})
+    check("exit after shutdown: status 0", c.proc.wait(10) == 0)
+
+
+def fuzz(c, root):
+    """Well-framed messages with random methods, params and bytes; the server must keep answering."""
+    rnd = random.Random(13)
+    values = [None, True, -1, 2 ** 63, 1.5e308, "", "x" * 5000, [], {}, [[[]]], {"uri": 7},
+              {"uri": uri(root + "/Dockerfile")}, {"line": -1, "character": 2 ** 40}]
+    methods = ["textDocument/didOpen", "textDocument/didChange", "textDocument/didClose", "textDocument/didSave",
+               "textDocument/hover", "textDocument/codeAction", "workspace/didChangeWorkspaceFolders", "$/x", ""]
+    for i in range(300):
+        params = {k: rnd.choice(values) for k in rnd.sample(["textDocument", "position", "range", "contentChanges",
+                                                             "context", "event", "text"], 3)}
+        msg = {"jsonrpc": "2.0", "method": rnd.choice(methods), "params": rnd.choice([params, values[rnd.randrange(6)]])}
+        if i % 2:
+            msg["id"] = rnd.choice([i + 1000, "s%d" % i, 1.5, None, [1]])
+        body = json.dumps(msg).encode()
+        if i % 7 == 0:
+            body = bytes(rnd.randrange(256) for _ in range(rnd.randrange(1, 64)))
+        c.raw(frame(body))
+    r = c.request("textDocument/hover", {"textDocument": {"uri": uri(root + "/Dockerfile")},
+                                         "position": {"line": 0, "character": 7}})
+    check("300 random messages later the server still answers", "result" in r or "error" in r, r)
+
+
+def test_limits(root):
+    c = Client([BIN, "server"])
+    r = c.request("textDocument/hover", {})
+    check("request before initialize: -32002", r["error"]["code"] == -32002, r)
+    c.raw(b"Content-Length: 99999999999\r\n\r\n")
+    r = c.reply(None)
+    check("oversized message answered at once", "over the" in r["error"]["message"], r)
+    check("end of input without shutdown: status 1", c.close() == 1)
+
+
+def test_bad_config(root):
+    with open(root + "/.sparkcheck.yaml", "w") as f:
+        f.write("selekt: [G1]\n")
+    c, _ = start(root)
+    msg = c.wait_note(lambda m: m["method"] == "window/showMessage")
+    check("a bad .sparkcheck.yaml is shown as an error message", msg["params"]["type"] == 1
+          and "selekt" in msg["params"]["message"], msg)
+    d = c.diagnostics(uri(root + "/Dockerfile"))
+    check("... and the project is linted with the defaults (G1 an error again)",
+          codes(d) == ["G1"] and d[0]["severity"] == 1, d)
+    c.request("shutdown")
+    c.notify("exit", {})
+    c.proc.wait(10)
+
+
+def main():
+    root = project()
+    c = test_session(root)
+    c.request("shutdown")
+    c.notify("exit", {})
+    check("clean exit", c.proc.wait(10) == 0)
+    test_malformed(root)
+    test_limits(root)
+    test_bad_config(root)
+    print("%d failure(s)" % FAILS)
+    sys.exit(1 if FAILS else 0)
+
+
+main()
