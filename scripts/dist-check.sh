@@ -11,7 +11,6 @@ FAILS=0
 ok() { echo "ok   - $*"; }
 check() { local what="$1"; shift; if "$@" >/dev/null 2>&1; then ok "$what"; else echo "FAIL - $what"; FAILS=$((FAILS + 1)); fi; }
 qemu="$(command -v qemu-aarch64-static || command -v qemu-aarch64 || true)"
-py=python3; [ -x /usr/bin/python3 ] && py=/usr/bin/python3
 check "SHA256SUMS verifies" bash -c 'cd "$1" && sha256sum -c --quiet SHA256SUMS' _ "$D"
 for arch in ${SPARKCHECK_DIST_ARCHES:-x86_64 aarch64}; do
   case "$arch" in x86_64) debarch=amd64 elf=x86-64 run=() ;; aarch64) debarch=arm64 elf=aarch64 run=("$qemu" -L /usr/aarch64-linux-gnu) ;; esac
@@ -28,17 +27,8 @@ for arch in ${SPARKCHECK_DIST_ARCHES:-x86_64 aarch64}; do
   echo "note: $arch glibc floor: $floor"
   whl="$D/sparkcheck-$v-py3-none-manylinux_2_${floor#GLIBC_2.}_$arch.whl"
   check "$arch: wheel tagged from the glibc floor ($(basename "$whl"))" [ -f "$whl" ]
-  if [ -f "$whl" ] && { [ "$arch" = "$(uname -m)" ]; }; then
-    venv="$(mktemp -d)/venv"
-    "$py" -m venv "$venv" >/dev/null 2>&1 && "$venv/bin/pip" install -q --no-index "$whl" >/dev/null 2>&1
-    check "$arch: pip install of the wheel gives sparkcheck on PATH" bash -c 'cd / && env -i PATH="$1/bin:/usr/bin:/bin" sparkcheck --version | grep -qx "sparkcheck $2"' _ "$venv" "$v"
-    rm -rf "$(dirname "$venv")"
-  elif [ -f "$whl" ] && [ -n "$qemu" ]; then   # another arch: pip's --platform install, run under qemu
-    t="$(mktemp -d)"
-    "$py" -m venv "$t/venv" >/dev/null 2>&1 && "$t/venv/bin/pip" install -q --no-index --only-binary=:all: \
-      --platform "manylinux_2_${floor#GLIBC_2.}_$arch" --target "$t/site" "$whl" >/dev/null 2>&1
-    check "$arch: the wheel installs bin/sparkcheck that runs (qemu)" bash -c '"${@:3}" "$1/site/bin/sparkcheck" --version | grep -qx "sparkcheck $2"' _ "$t" "$v" "${run[@]}"
-    rm -rf "$t"
+  if [ -f "$whl" ] && { [ "$arch" = "$(uname -m)" ] || [ -n "$qemu" ]; }; then
+    check "$arch: pip install of the wheel gives a sparkcheck that runs" "$(dirname "$0")/wheel-check.sh" "$whl" "$v"
   fi
   deb="$D/sparkcheck_${v}_$debarch.deb"
   check "$arch: .deb present" [ -f "$deb" ] || continue

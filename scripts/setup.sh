@@ -9,7 +9,7 @@ PKGS=(build-essential cmake pkg-config git
       libtree-sitter-dev libyaml-cpp-dev nlohmann-json3-dev libre2-dev libcli11-dev catch2
       libtomlplusplus-dev libcmark-dev)
 if [ "${1:-}" = "--test" ]; then
-  PKGS+=(pre-commit python3 file dpkg-dev python3-setuptools python3-wheel python3-venv)
+  PKGS+=(pre-commit python3 file dpkg-dev python3-setuptools python3-wheel python3-venv zsh fish)
 fi
 # a real LSP client for tests/scripts/server_neovim.sh (6 MB download, 27 MB installed, no recommends)
 if [ "${1:-}" = "--test" ]; then PKGS+=(neovim); fi

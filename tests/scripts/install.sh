@@ -13,7 +13,8 @@ check "no RPATH into the build tree" bash -c '! readelf -d "$1" 2>/dev/null | gr
 # run it from an unrelated directory with a minimal environment
 mkdir -p "$TMP/work"
 printf 'num_machines: 2\nparallelism_config:\n  parallelism_config_tp_size: 2\n' > "$TMP/work/accelerate.yaml"
-run() { (cd "$TMP/work" && env -i PATH=/usr/bin:/bin HOME="$TMP" "$P/bin/sparkcheck" "$@"); }
+# (a cross build runs the aarch64 binary through $SC_EMULATOR, i.e. qemu)
+run() { (cd "$TMP/work" && env -i PATH=/usr/bin:/bin HOME="$TMP" ${SC_EMULATOR:-} "$P/bin/sparkcheck" "$@"); }
 out="$(run --version)"; rc=$?
 check "installed --version runs" [ "$rc" -eq 0 ]
 check "--version names the tool" grep -q '^sparkcheck ' <<<"$out"
@@ -39,7 +40,7 @@ if command -v cpack >/dev/null && command -v dpkg-deb >/dev/null && [ -f "$SC_BU
     fi
     check ".deb control names the package" bash -c 'dpkg-deb -f "$1" Package | grep -qx sparkcheck' _ "$deb"
     dpkg-deb -x "$deb" "$TMP/x"
-    check "binary from the .deb runs" "$TMP/x/usr/bin/sparkcheck" --version
+    check "binary from the .deb runs" ${SC_EMULATOR:-} "$TMP/x/usr/bin/sparkcheck" --version
   fi
 else
   echo "note: cpack/dpkg-deb not available; .deb part not run"
