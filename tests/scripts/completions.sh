@@ -31,7 +31,8 @@ for sh in zsh fish; do
   fi
   ran=$((ran + 1))
   check "$sh: completion script parses ($sh -n)" "$sh" -n "$TMP/$([ $sh = zsh ] && echo zfunc/_sparkcheck || echo sc.fish)"
-  check "$sh: lint --fo completes to --format" offers "$sh" 'sparkcheck lint --fo' '--format'
+  check "$sh: lint --for completes to --format" offers "$sh" 'sparkcheck lint --for' '--format'
+  check "$sh: lint --fo offers --follow-symlinks and --format" offers "$sh" 'sparkcheck lint --fo' '--follow-symlinks --format'
   check "$sh: probe --fo offers --force and --format" offers "$sh" 'sparkcheck probe --fo' '--force --format'
   check "$sh: --format values" offers "$sh" 'sparkcheck lint --format r' 'rdjson'
   check "$sh: rule ids after --select" offers "$sh" 'sparkcheck lint --select G1' 'G1 G10'
