@@ -1,4 +1,4 @@
-// Python configs as config entries: a call to a `...Config` class with literal keyword
+// Python configs as config entries: a call to a `...Config` (or `Owner.Config`) class with literal keyword
 // values (TrainingConfig(...), GRPOConfig(...), ParallelismConfig(...)), and a call given
 // as a keyword value of one (JobConfig(parallelism=Parallelism(...))), yield the entries a
 // YAML file of the same settings would:
@@ -16,9 +16,16 @@
 namespace sc {
 namespace {
 
+// The class a call builds: "a.b.GRPOConfig" -> "GRPOConfig"; the nested-class style
+// "Controller.Config" -> "ControllerConfig" (torchtitan's configs).
 std::string last_name(const std::string& callee) {
   size_t dot = callee.rfind('.');
-  return dot == std::string::npos ? callee : callee.substr(dot + 1);
+  if (dot == std::string::npos) return callee;
+  std::string last = callee.substr(dot + 1);
+  if (last != "Config" || dot == 0) return last;
+  size_t prev = callee.rfind('.', dot - 1);
+  std::string owner = callee.substr(prev == std::string::npos ? 0 : prev + 1, dot - (prev == std::string::npos ? 0 : prev + 1));
+  return owner + last;
 }
 
 bool config_class(const std::string& name) {

@@ -107,17 +107,26 @@ bool is_axolotl(const std::vector<ConfigEntry>& cfg) {
   return std::any_of(any.begin(), any.end(), has) || std::all_of(all.begin(), all.end(), has);
 }
 
-// The other training degrees in a file: {PP x DP x CP, EP x expert-TP}.
-std::pair<long, long> config_degrees(const std::vector<ConfigEntry>& cfg) {
-  long others = 1, expert = 1;
+struct Degrees {
+  long others = 1, expert = 1;  // PP x DP x CP; EP x expert-TP
+  long beside = 0;              // GPUs of workers beside the trainer (RL generators)
+};
+
+// The other training degrees in a file, and the GPUs its other workers take.
+Degrees config_degrees(const std::vector<ConfigEntry>& cfg) {
+  Degrees d;
   for (const auto& e : cfg) {
     if (e.path.size() >= 2 && knowledge::in("server-sections", e.path[0])) continue;
+    if (knowledge::in("workers-beside-trainer", e.key())) {
+      if (auto v = query::entry_int(e); v && *v > 0) d.beside = std::max(d.beside, *v);  // one GPU each, at least
+      continue;
+    }
     const Entry* k = table("degree-config-keys").find(e.key());
     if (!k) continue;
-    long& acc = k->get("expert").empty() ? others : expert;
+    long& acc = k->get("expert").empty() ? d.others : d.expert;
     acc = times_if_parallel(acc, query::entry_int(e));
   }
-  return {others, expert};
+  return d;
 }
 
 // The section a key sits in; for a top-level key, the file's folder (a Hydra config group:
@@ -143,14 +152,16 @@ void configs(const std::vector<ConfigEntry>& cfg, const std::string& folder, boo
   if (cfg.empty()) return;
   bool axolotl = is_axolotl(cfg);
   Layout lay = query::config_layout(cfg, shared_gpus);
-  auto [others, expert] = config_degrees(cfg);
+  Degrees d = config_degrees(cfg);
   for (const auto& e : cfg) {
     const Entry* k = e.scalar && !e.path.empty() ? tp_key(e, axolotl, folder) : nullptr;
     auto v = k ? query::entry_int(e, &out.bad) : std::nullopt;
     if (!v || *v <= 1) continue;
     std::string surface = fill(fill(k->get("surface"), "dotted", e.dotted()), "key", e.key());
     bool training = k->get("use") == "training";
-    add(out, *k, *v, e.value_loc, surface, lay, training ? std::max(mul(*v, others), expert) : *v);
+    long trainer = std::max(mul(*v, d.others), d.expert);
+    long world = !training ? *v : trainer > std::numeric_limits<long>::max() - d.beside ? trainer : trainer + d.beside;
+    add(out, *k, *v, e.value_loc, surface, lay, world);
   }
 }
 
@@ -223,8 +234,8 @@ Hits tp_surfaces(const ParsedFile& f, bool shared_gpus) {
   Layout file_layout = merge(merge(query::sbatch_layout(ff.sbatch), query::config_layout(ff.config, shared_gpus)), query::env_layout(ff.env));
   for (const auto& c : ff.commands) commands(c, file_layout, hits);
   std::string dir = f.src.path().substr(0, f.src.path().rfind('/') == std::string::npos ? 0 : f.src.path().rfind('/'));
+  python(ff.python, hits);  // first: a call's own wording wins over the config entry it also yields
   configs(ff.config, prog_base(dir), shared_gpus, hits);
-  python(ff.python, hits);
   return hits;
 }
 
