@@ -5,6 +5,7 @@
 // from a compose arg sit at the compose line (see parse_dockerfile).
 #include <map>
 
+#include "analysis/paths.h"
 #include "analysis/project.h"
 #include "parsers/dockerfile.h"
 #include "parsers/embedded.h"
@@ -12,17 +13,6 @@
 namespace sc {
 
 namespace {
-
-std::string folder_of(const std::string& p) {
-  size_t s = p.rfind('/');
-  return s == std::string::npos ? std::string() : p.substr(0, s);
-}
-
-ParsedFile* mutable_file(Project& p, const ParsedFile* f) {
-  for (auto& up : p.files)
-    if (up.get() == f) return up.get();
-  return nullptr;
-}
 
 // Does some build arg give an ARG of `df` another value than its default, or a value to an
 // ARG declared without one? (An arg the Dockerfile never names changes nothing.)
@@ -49,8 +39,19 @@ FileFacts build_variant(const ParsedFile& df, const std::map<std::string, BuildA
 
 }  // namespace
 
+std::string folder_of(const std::string& p) {
+  size_t s = p.rfind('/');
+  return s == std::string::npos ? std::string() : p.substr(0, s);
+}
+
+ParsedFile* mutable_file(Project& p, const ParsedFile* f) {
+  for (auto& up : p.files)
+    if (up.get() == f) return up.get();
+  return nullptr;
+}
+
 // The Dockerfile a compose build names, resolved from the compose file's folder.
-static ParsedFile* built_dockerfile(Project& p, const ParsedFile& compose, const BuildSpec& b) {
+ParsedFile* built_dockerfile(Project& p, const ParsedFile& compose, const BuildSpec& b) {
   std::string dir = folder_of(compose.src.path());
   const ParsedFile* target = b.dockerfile[0] == '/' || dir.empty() ? p.find(b.dockerfile) : p.find(dir + "/" + b.dockerfile);
   return target && target->facts.kind == FileKind::Dockerfile ? mutable_file(p, target) : nullptr;

@@ -1,6 +1,7 @@
 // Project: file lookup and the cross-file links (requirements includes,
 // Dockerfile COPY + pip install -r, scripts that install a requirements file).
 #include "analysis/project.h"
+#include "analysis/paths.h"
 
 #include "analysis/launch.h"
 
@@ -59,6 +60,8 @@ bool unresolved_text(const std::string& v) {
 }
 
 }  // namespace
+
+std::string path_in_dir(const std::string& dir, const std::string& rel) { return join_path(dir, rel); }
 
 bool Project::skips_test(const ParsedFile& f) const { return !target.include_tests && is_test_path(f.src.path()); }
 
@@ -120,8 +123,8 @@ bool Project::has_lockfile_pin(const std::string& pkg) const {
 
 // A path written inside a Dockerfile RUN (container path) -> the project file that a
 // COPY/ADD earlier in the same stage chain put there.
-static const ParsedFile* container_file(const Project& p, const ParsedFile& df, int stage, int before_line,
-                                        const std::string& value, bool copied_only = false) {
+const ParsedFile* container_file(const Project& p, const ParsedFile& df, int stage, int before_line,
+                                 const std::string& value, bool copied_only) {
   std::set<int> chain;
   for (int s = stage; s >= 0 && chain.insert(s).second;) {
     if (s >= static_cast<int>(df.facts.images.size())) break;
@@ -162,7 +165,7 @@ static const ParsedFile* container_file(const Project& p, const ParsedFile& df, 
 
 // The script a RUN command runs: `bash [-flags] FILE`, `sh FILE`, `source FILE`, `. FILE`,
 // or a path as the program (`./install.sh`, `/opt/setup.sh`); "" for anything else.
-static std::string script_of(const Command& c) {
+std::string script_of(const Command& c) {
   if (c.argv.empty() || !c.argv[0].resolved) return "";
   std::string prog = c.argv[0].text.substr(c.argv[0].text.rfind('/') == std::string::npos ? 0 : c.argv[0].text.rfind('/') + 1);
   if (prog == "bash" || prog == "sh" || prog == "zsh" || prog == "dash" || prog == "source" || prog == ".") {
@@ -198,7 +201,10 @@ void Project::link() {
   included_by.clear();
   constrained_by.clear();
   notes.clear();
-  if (!builds_linked_) link_compose_builds();
+  if (!builds_linked_) {
+    link_compose_builds();
+    link_compose_scripts();
+  }
   builds_linked_ = true;
   link_requirement_files();
   link_image_scripts();

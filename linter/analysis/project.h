@@ -94,7 +94,7 @@ class Project {
     Location via;  // the RUN command
   };
   std::map<const ParsedFile*, std::vector<ImageScriptRun>> image_scripts;
-  // link() = link_compose_builds() (once), link_requirement_files(), link_image_scripts(),
+  // link() = link_compose_builds() and link_compose_scripts() (once), link_requirement_files(), link_image_scripts(),
   // find_include_cycles(), then envs = package_envs(*this).
   void link();
 
@@ -102,6 +102,9 @@ class Project {
   // Compose services' build args: the Dockerfile they build gains the stages of that build
   // (analysis/builds.cpp). Runs once per project: it adds facts.
   void link_compose_builds();
+  // Scripts a compose service runs are read again with its `environment:`
+  // (analysis/compose_scripts.cpp). Once per project, after link_compose_builds().
+  void link_compose_scripts();
   bool builds_linked_ = false;
   void link_image_scripts();
   void link_requirement_files();

@@ -104,6 +104,17 @@ struct BuildSpec {
   Location loc;                   // the `build:` (or `dockerfile:`) value
 };
 
+// A compose service, as far as it says what runs: its `environment:`, the Dockerfile it
+// builds (BuildSpec::dockerfile form), its bind mounts, and its commands (a range of
+// FileFacts::commands). The analysis layer follows these to the scripts it runs.
+struct ComposeService {
+  std::string name;
+  std::vector<EnvSetting> env;                               // `environment:` (origin Yaml)
+  std::string dockerfile;                                    // empty when it builds none
+  std::vector<std::pair<std::string, std::string>> mounts;   // host path (as written) -> container path
+  size_t first_command = 0, end_command = 0;                 // its `command:`/`entrypoint:` facts
+};
+
 // ---- shell ----------------------------------------------------------------
 
 struct Word {
@@ -224,6 +235,7 @@ struct FileFacts {
   std::vector<CiJob> ci_jobs;             // CI files: where each job is and what runs it
   std::vector<Expansion> expansions;      // words whose value is written elsewhere (see Expansion)
   std::vector<BuildSpec> builds;          // compose services' `build:`
+  std::vector<ComposeService> services;   // compose services (see ComposeService)
   bool lockfile = false;                  // uv.lock, poetry.lock, pylock.toml, conda-lock...
   std::map<std::string, std::string> locked;  // lock file: normalised name -> version
 };

@@ -14,7 +14,7 @@ namespace {
 
 struct Service {
   std::vector<const ConfigEntry*> command, entrypoint;  // one scalar, or list items
-  std::vector<const ConfigEntry*> environment, args;
+  std::vector<const ConfigEntry*> environment, args, volumes;
   const ConfigEntry* image = nullptr;
   const ConfigEntry* dockerfile = nullptr;
   const ConfigEntry* context = nullptr;  // `build: DIR` or `build.context`
@@ -28,22 +28,25 @@ std::pair<std::string, std::string> env_pair(const ConfigEntry& e) {
   return {e.value.substr(0, eq), e.value.substr(eq + 1)};
 }
 
+// Files one `services.NAME....` scalar under the key it belongs to.
+void classify(Service& s, const ConfigEntry& e) {
+  const auto& p = e.path;
+  const std::string& k = p[2];
+  bool item = p.size() == 4 && starts_with(p[3], "[");
+  if ((k == "command" || k == "entrypoint") && (p.size() == 3 || item))
+    (k == "command" ? s.command : s.entrypoint).push_back(&e);
+  else if (k == "environment" && p.size() == 4) s.environment.push_back(&e);
+  else if (k == "volumes" && item) s.volumes.push_back(&e);
+  else if (k == "image" && p.size() == 3) s.image = &e;
+  else if (k == "build" && p.size() == 4 && p[3] == "dockerfile") s.dockerfile = &e;
+  else if (k == "build" && (p.size() == 3 || (p.size() == 4 && p[3] == "context"))) s.context = &e;
+  else if (k == "build" && p.size() == 5 && p[3] == "args") s.args.push_back(&e);
+}
+
 std::map<std::string, Service> services(const FileFacts& f) {
   std::map<std::string, Service> out;
-  for (const ConfigEntry& e : f.config) {
-    const auto& p = e.path;
-    if (!e.scalar || p.size() < 3 || p[0] != "services") continue;
-    Service& s = out[p[1]];
-    const std::string& k = p[2];
-    bool item = p.size() == 4 && starts_with(p[3], "[");
-    if ((k == "command" || k == "entrypoint") && (p.size() == 3 || item))
-      (k == "command" ? s.command : s.entrypoint).push_back(&e);
-    else if (k == "environment" && p.size() == 4) s.environment.push_back(&e);
-    else if (k == "image" && p.size() == 3) s.image = &e;
-    else if (k == "build" && p.size() == 4 && p[3] == "dockerfile") s.dockerfile = &e;
-    else if (k == "build" && (p.size() == 3 || (p.size() == 4 && p[3] == "context"))) s.context = &e;
-    else if (k == "build" && p.size() == 5 && p[3] == "args") s.args.push_back(&e);
-  }
+  for (const ConfigEntry& e : f.config)
+    if (e.scalar && e.path.size() >= 3 && e.path[0] == "services") classify(out[e.path[1]], e);
   return out;
 }
 
@@ -51,7 +54,36 @@ class ComposeReader {
  public:
   ComposeReader(const SourceFile& src, FileFacts& out, ParseDiag& diag) : src_(src), out_(out), diag_(diag) {}
 
-  void service(const Service& s) {
+  void service(const std::string& name, const Service& s) {
+    size_t env_first = out_.env.size(), builds_first = out_.builds.size();
+    ComposeService cs{name, {}, "", mounts(s), out_.commands.size(), 0};
+    commands(s);
+    cs.end_command = out_.commands.size();
+    if (out_.builds.size() > builds_first) cs.dockerfile = out_.builds.back().dockerfile;
+    cs.env.assign(out_.env.begin() + static_cast<long>(env_first), out_.env.end());
+    std::erase_if(cs.env, [](const EnvSetting& e) { return e.origin != EnvOrigin::Yaml; });
+    out_.services.push_back(std::move(cs));
+  }
+
+ private:
+  const SourceFile& src_;
+  FileFacts& out_;
+  ParseDiag& diag_;
+
+  // `- ./run.sh:/app/run.sh[:ro]` bind mounts (named volumes have no '/' or '.' start).
+  static std::vector<std::pair<std::string, std::string>> mounts(const Service& s) {
+    std::vector<std::pair<std::string, std::string>> out;
+    for (const ConfigEntry* e : s.volumes) {
+      const std::string& v = e->value;
+      size_t c = v.find(':');
+      if (c == std::string::npos || (v[0] != '.' && v[0] != '/')) continue;
+      size_t c2 = v.find(':', c + 1);
+      out.emplace_back(v.substr(0, c), v.substr(c + 1, c2 == std::string::npos ? std::string::npos : c2 - c - 1));
+    }
+    return out;
+  }
+
+  void commands(const Service& s) {
     std::map<std::string, std::string> vars;
     for (const ConfigEntry* e : s.environment) env(*e, EnvOrigin::Yaml, &vars);
     for (const ConfigEntry* e : s.args) env(*e, EnvOrigin::BuildArg, nullptr);
@@ -65,11 +97,6 @@ class ComposeReader {
     if (all.empty()) return;
     if (const ConfigEntry* body = yaml_argv(all, CommandContext::Compose, out_)) script(*body, vars);
   }
-
- private:
-  const SourceFile& src_;
-  FileFacts& out_;
-  ParseDiag& diag_;
 
   void env(const ConfigEntry& e, EnvOrigin origin, std::map<std::string, std::string>* vars) {
     auto [name, value] = env_pair(e);
@@ -142,7 +169,7 @@ class ComposeParser : public Parser {
   void parse(const SourceFile& src, FileFacts& out, ParseDiag& diag) const override {
     yaml_entries(src, out.config, diag);
     ComposeReader r(src, out, diag);
-    for (const auto& [name, s] : services(out)) r.service(s);
+    for (const auto& [name, s] : services(out)) r.service(name, s);
   }
 };
 
