@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <ctime>
 #include <filesystem>
 #include <iterator>
 #include <atomic>
@@ -353,6 +354,7 @@ struct Job {
   std::vector<Notification> parse_notes;  // the parser's (kept with the facts in a ParseCache)
   std::string cache_key;                  // set when LintOptions::reuse is
   bool reused = false;                    // pf is a copy of a ParseCache entry
+  DiskStamp stamp;                        // taken before reading (with LintOptions::reuse)
 };
 
 // The first bytes of an extension-less file, for shebang sniffing ("" when unreadable).
@@ -504,7 +506,36 @@ bool reuse_parsed(Job& job, const LintOptions& opt, uint64_t hash) {
   return true;
 }
 
+// The file's stamp, taken before it is read; unknown for buffers, non-regular files and files
+// changed in the last two seconds (a write within the clock's tick would leave the same ctime).
+DiskStamp disk_stamp(const WalkedFile& wf, const LintOptions& opt) {
+  struct stat st;
+  if (opt.stdin_text || opt.overlays.count(wf.abs)) return {};
+  if ((wf.explicit_arg ? stat(wf.abs.c_str(), &st) : lstat(wf.abs.c_str(), &st)) != 0 || !S_ISREG(st.st_mode)) return {};
+  int64_t ctime_ns = static_cast<int64_t>(st.st_ctim.tv_sec) * 1000000000 + st.st_ctim.tv_nsec;
+  struct timespec now;
+  clock_gettime(CLOCK_REALTIME, &now);
+  if (ctime_ns + 2000000000 > static_cast<int64_t>(now.tv_sec) * 1000000000 + now.tv_nsec) return {};
+  return {static_cast<int64_t>(st.st_dev), static_cast<int64_t>(st.st_ino), static_cast<int64_t>(st.st_size), ctime_ns};
+}
+
+// A copy of the file as parsed in an earlier run without reading it: its stamp is unchanged.
+bool reuse_unread(Job& job, const LintOptions& opt) {
+  if (!opt.reuse) return false;
+  job.stamp = disk_stamp(*job.wf, opt);
+  if (job.stamp.size < 0) return false;
+  job.cache_key = cache_key(job, opt);
+  auto it = opt.reuse->entries.find(job.wf->abs);
+  if (it == opt.reuse->entries.end() || it->second.disk != job.stamp || it->second.key != job.cache_key) return false;
+  job.pf = std::make_unique<ParsedFile>(*it->second.file);
+  job.parse_notes = it->second.notes;
+  job.notes = it->second.read_notes;
+  job.reused = true;
+  return true;
+}
+
 void parse_job(Job& job, const LintOptions& opt, const Prefilter& filter) {
+  if (reuse_unread(job, opt)) return;
   uint64_t hash = 0;
   if (!job_text(*job.wf, opt, job.text, hash, job.notes)) return;
   if (!reuse_parsed(job, opt, hash)) parse_fresh(job, hash, opt, filter);
@@ -550,13 +581,13 @@ void remember_parsed(const std::vector<Job>& jobs, ParseCache& cache) {
   for (const auto& job : jobs) {
     if (!job.pf) continue;
     auto old = cache.entries.find(job.wf->abs);
-    if (job.reused && old != cache.entries.end()) {
-      ++cache.hits;
-      next.emplace(job.wf->abs, old->second);
-      continue;
-    }
-    ++cache.misses;
-    next[job.wf->abs] = {job.cache_key, job.pf->content_hash, std::make_shared<const ParsedFile>(*job.pf), job.parse_notes};
+    bool hit = job.reused && old != cache.entries.end();
+    ParseCache::Entry& e = next[job.wf->abs];
+    if (hit) e = old->second;
+    else e = {job.cache_key, job.pf->content_hash, std::make_shared<const ParsedFile>(*job.pf), job.parse_notes, {}, {}};
+    ++(hit ? cache.hits : cache.misses);
+    e.disk = job.stamp;
+    e.read_notes = job.notes;
   }
   cache.entries = std::move(next);
 }
