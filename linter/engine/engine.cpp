@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <ctime>
 #include <filesystem>
 #include <iterator>
 #include <atomic>
@@ -350,6 +351,10 @@ struct Job {
   std::vector<Notification> notes;
   std::unique_ptr<ParsedFile> pf;
   bool parse = false;
+  std::vector<Notification> parse_notes;  // the parser's (kept with the facts in a ParseCache)
+  std::string cache_key;                  // set when LintOptions::reuse is
+  bool reused = false;                    // pf is a copy of a ParseCache entry
+  DiskStamp stamp;                        // taken before reading (with LintOptions::reuse)
 };
 
 // The first bytes of an extension-less file, for shebang sniffing ("" when unreadable).
@@ -454,10 +459,9 @@ bool job_text(const WalkedFile& wf, const LintOptions& opt, std::string& text, u
   return usable_text(wf, text, notes);
 }
 
-void parse_job(Job& job, const LintOptions& opt, const Prefilter& filter) {
+// Parses the job's text into job.pf; the parser's notes go to job.parse_notes.
+void parse_fresh(Job& job, uint64_t hash, const LintOptions& opt, const Prefilter& filter) {
   const WalkedFile& wf = *job.wf;
-  uint64_t hash = 0;
-  if (!job_text(wf, opt, job.text, hash, job.notes)) return;
   auto pf = std::make_unique<ParsedFile>();
   pf->abs_path = wf.abs;
   pf->content_hash = hash;
@@ -476,10 +480,65 @@ void parse_job(Job& job, const LintOptions& opt, const Prefilter& filter) {
   }
   if (crlf && (pf->facts.kind == FileKind::Shell))
     diag.notes.push_back({Level::Warning, wf.display, {}, "CRLF line endings: bash reads the carriage returns as part of each command ($'\\r': command not found); convert to LF", "crlf"});
-  for (auto& n : diag.notes) job.notes.push_back(std::move(n));
+  job.parse_notes = std::move(diag.notes);
   read_suppressions(*pf, opt);
   drop_text(*pf, opt, bytes_read);
   job.pf = std::move(pf);
+}
+
+// What besides its bytes decides what reading and parsing make of a file.
+std::string cache_key(const Job& job, const LintOptions& opt) {
+  bool buffer = opt.stdin_text || opt.overlays.count(job.wf->abs);
+  return job.wf->display + '\n' + kind_name(job.parser->kind()) + (buffer ? "\nbuffer" : "\ndisk") +
+         (opt.inline_ignore ? "+ignore" : "") + (opt.allow_reasonless_suppressions ? "+reasonless" : "") +
+         (opt.prefilter && prefilter_enabled_by_env() ? "+prefilter" : "");
+}
+
+// A copy of the file as parsed in an earlier run, when nothing that decides it changed.
+bool reuse_parsed(Job& job, const LintOptions& opt, uint64_t hash) {
+  if (!opt.reuse) return false;
+  job.cache_key = cache_key(job, opt);
+  auto it = opt.reuse->entries.find(job.wf->abs);
+  if (it == opt.reuse->entries.end() || it->second.hash != hash || it->second.key != job.cache_key) return false;
+  job.pf = std::make_unique<ParsedFile>(*it->second.file);
+  job.parse_notes = it->second.notes;
+  job.reused = true;
+  return true;
+}
+
+// The file's stamp, taken before it is read; unknown for buffers, non-regular files and files
+// changed in the last two seconds (a write within the clock's tick would leave the same ctime).
+DiskStamp disk_stamp(const WalkedFile& wf, const LintOptions& opt) {
+  struct stat st;
+  if (opt.stdin_text || opt.overlays.count(wf.abs)) return {};
+  if ((wf.explicit_arg ? stat(wf.abs.c_str(), &st) : lstat(wf.abs.c_str(), &st)) != 0 || !S_ISREG(st.st_mode)) return {};
+  int64_t ctime_ns = static_cast<int64_t>(st.st_ctim.tv_sec) * 1000000000 + st.st_ctim.tv_nsec;
+  struct timespec now;
+  clock_gettime(CLOCK_REALTIME, &now);
+  if (ctime_ns + 2000000000 > static_cast<int64_t>(now.tv_sec) * 1000000000 + now.tv_nsec) return {};
+  return {static_cast<int64_t>(st.st_dev), static_cast<int64_t>(st.st_ino), static_cast<int64_t>(st.st_size), ctime_ns};
+}
+
+// A copy of the file as parsed in an earlier run without reading it: its stamp is unchanged.
+bool reuse_unread(Job& job, const LintOptions& opt) {
+  if (!opt.reuse) return false;
+  job.stamp = disk_stamp(*job.wf, opt);
+  if (job.stamp.size < 0) return false;
+  job.cache_key = cache_key(job, opt);
+  auto it = opt.reuse->entries.find(job.wf->abs);
+  if (it == opt.reuse->entries.end() || it->second.disk != job.stamp || it->second.key != job.cache_key) return false;
+  job.pf = std::make_unique<ParsedFile>(*it->second.file);
+  job.parse_notes = it->second.notes;
+  job.notes = it->second.read_notes;
+  job.reused = true;
+  return true;
+}
+
+void parse_job(Job& job, const LintOptions& opt, const Prefilter& filter) {
+  if (reuse_unread(job, opt)) return;
+  uint64_t hash = 0;
+  if (!job_text(*job.wf, opt, job.text, hash, job.notes)) return;
+  if (!reuse_parsed(job, opt, hash)) parse_fresh(job, hash, opt, filter);
 }
 
 // Parser threads: --jobs (LintOptions::jobs), else $SPARKCHECK_JOBS, else one per core (at most 8).
@@ -515,9 +574,29 @@ void parse_files(std::vector<Job>& jobs, const LintOptions& opt) {
 }
 
 // Step 3 (in order): the parsed files become the project, then linked.
-void build_project(std::vector<Job>& jobs, LintResult& res) {
+// The run's parsed files become the cache for the next one (copied before link() adds facts).
+void remember_parsed(const std::vector<Job>& jobs, ParseCache& cache) {
+  std::map<std::string, ParseCache::Entry> next;
+  cache.hits = cache.misses = 0;
+  for (const auto& job : jobs) {
+    if (!job.pf) continue;
+    auto old = cache.entries.find(job.wf->abs);
+    bool hit = job.reused && old != cache.entries.end();
+    ParseCache::Entry& e = next[job.wf->abs];
+    if (hit) e = old->second;
+    else e = {job.cache_key, job.pf->content_hash, std::make_shared<const ParsedFile>(*job.pf), job.parse_notes, {}, {}};
+    ++(hit ? cache.hits : cache.misses);
+    e.disk = job.stamp;
+    e.read_notes = job.notes;
+  }
+  cache.entries = std::move(next);
+}
+
+void build_project(std::vector<Job>& jobs, const LintOptions& opt, LintResult& res) {
+  if (opt.reuse) remember_parsed(jobs, *opt.reuse);
   for (auto& job : jobs) {
     for (auto& n : job.notes) res.notifications.push_back(std::move(n));
+    for (auto& n : job.parse_notes) res.notifications.push_back(std::move(n));
     if (!job.pf) continue;
     res.linted.push_back(job.wf->display);
     res.project.files.push_back(std::move(job.pf));
@@ -630,7 +709,7 @@ void read_project(const LintOptions& opt, const std::vector<std::string>& paths,
   std::vector<WalkedFile> files = walk_files(opt, paths, res);
   std::vector<Job> jobs = classify_files(files, opt);
   parse_files(jobs, opt);
-  build_project(jobs, res);
+  build_project(jobs, opt, res);
 }
 
 }  // namespace

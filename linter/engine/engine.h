@@ -2,6 +2,7 @@
 #pragma once
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -25,6 +26,8 @@ struct PerFileIgnore {
   std::set<std::string> rules;  // canonical ids
   std::string origin;           // "FILE:LINE", for the SARIF justification
 };
+
+class ParseCache;
 
 struct LintOptions {
   std::vector<std::string> paths;     // files or directories; default "."
@@ -52,6 +55,33 @@ struct LintOptions {
   bool allow_reasonless_suppressions = false;
   std::optional<std::set<std::string>> baseline; // fingerprints: matching findings are dropped
   std::string baseline_base;                     // baseline fingerprints use paths relative to this dir
+  // Parsed files kept between runs (the language server); null: every file is parsed.
+  ParseCache* reuse = nullptr;
+};
+
+// What parsing made of each file in the last run, kept by its owner between runs. A file
+// whose bytes (or editor buffer), kind, display path and reading options are unchanged gets
+// a copy of its facts instead of a new parse; the walk, the links and the rules still run
+// over the whole project. Entries hold the facts as parsed, before link() adds to them.
+// What stat says of a file on disk. A write changes its ctime (which no tool can set back), a
+// replacement its inode; size -1: unknown, or changed too recently to trust the clock.
+struct DiskStamp {
+  int64_t dev = 0, ino = 0, size = -1, ctime_ns = 0;
+  bool operator==(const DiskStamp&) const = default;
+};
+
+class ParseCache {
+ public:
+  struct Entry {
+    std::string key;   // display path, kind, reading options and buffer-or-disk
+    uint64_t hash = 0; // content_hash of the text parsed
+    std::shared_ptr<const ParsedFile> file;
+    std::vector<Notification> notes;  // the parser's own notes for the file
+    DiskStamp disk;                    // equal on the next run: the file is not even read
+    std::vector<Notification> read_notes;  // reading's notes (a byte-order mark)
+  };
+  size_t hits = 0, misses = 0;  // of the last run
+  std::map<std::string, Entry> entries;  // by absolute path; files gone from the last run dropped
 };
 
 struct LintResult {

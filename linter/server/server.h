@@ -22,6 +22,8 @@ struct Workspace {
   std::string only_file; // set: lint just this file (an open file outside every root)
   LintResult result;
   std::string config_error;  // a bad .sparkcheck.yaml: linted with defaults
+  // the files parsed by the last lint of this workspace, reused where unchanged
+  std::shared_ptr<ParseCache> parsed = std::make_shared<ParseCache>();
 };
 
 // Lints `ws.root` with the buffers in `overlays` (absolute path -> text) in place of the disk.

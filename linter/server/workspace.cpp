@@ -44,6 +44,7 @@ void lint_workspace(Workspace& ws, const std::map<std::string, std::string>& ove
   opt.paths = {ws.only_file.empty() ? ws.root : ws.only_file};
   opt.root = ws.root;
   opt.overlays = overlays;
+  opt.reuse = ws.parsed.get();
   ws.result = run_lint(opt);
 }
 

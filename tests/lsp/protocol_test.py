@@ -225,7 +225,70 @@ def test_bad_config(root):
     c.proc.wait(10)
 
 
+def latest_findings(c, root):
+    """(path, line, column, rule, severity, message) of every finding the server last published."""
+    latest = {}
+    for n in c.notes:
+        if n["method"] == "textDocument/publishDiagnostics":
+            latest[n["params"]["uri"]] = n["params"]["diagnostics"]
+    out = set()
+    for u, diags in latest.items():
+        path = u[len(uri(root)) + 1:].replace("%20", " ").replace("%25", "%")
+        for d in diags:
+            if d["code"][:1] == "G" and d["code"][1:].isdigit():
+                out.add((path, d["range"]["start"]["line"] + 1, d["range"]["start"]["character"] + 1, d["code"],
+                         d["severity"], d["message"]))
+    return out
+
+
+def cold_findings(root):
+    """The same tuples from `sparkcheck lint` of the tree as it is on disk."""
+    import subprocess
+    r = subprocess.run([BIN, "lint", "--format", "json", "."], cwd=root, capture_output=True, text=True)
+    level = {"error": 1, "warning": 2, "note": 3}
+    return {(f["path"], f["line"], f["column"], f["rule"], level[f["level"]],
+             f["message"] + ("\nFix: " + f["fix"] if f.get("fix") else ""))
+            for f in json.loads(r.stdout)["findings"] if not f["suppressed"]}
+
+
+def test_warm_matches_cold():
+    """Edits re-parse only the changed files; the findings must equal a cold lint of the final tree."""
+    root = os.path.join(WORK, "warm")
+    shutil.rmtree(root, ignore_errors=True)
+    shutil.copytree(TEMPLATE, root)
+    os.makedirs(os.path.join(root, ".git"))
+    c, _ = start(root)
+    waited = lambda: c.wait_note(lambda m: m["method"] == "window/logMessage" and "linted" in m["params"]["message"])
+    waited()
+    edits = [("Dockerfile", open(root + "/Dockerfile").read().replace("nvcr.io/nvidia/pytorch:24.10-py3", "python:3.12-slim")),
+             ("requirements.txt", "-r requirements-base.txt\ntorch==2.4.0+cu121\nflash-attn\n"),
+             ("requirements-base.txt", "transformers\nbitsandbytes==0.41.0\n")]
+    for name, text in edits:
+        c.notify("textDocument/didOpen", {"textDocument": {"uri": uri(root + "/" + name), "languageId": "x",
+                                                            "version": 1, "text": text}})
+        msg = waited()["params"]["message"]
+    check("an edit re-parses one file, not the project", "(1 parsed" in msg, msg)
+    for name, text in edits:  # saved: the buffers go, the disk now holds the same text
+        with open(root + "/" + name, "w") as f:
+            f.write(text)
+        c.notify("textDocument/didClose", {"textDocument": {"uri": uri(root + "/" + name)}})
+    # closing a buffer that matches the disk does not re-lint: one more edit and close does
+    docker = uri(root + "/Dockerfile")
+    c.notify("textDocument/didOpen", {"textDocument": {"uri": docker, "languageId": "x", "version": 1,
+                                                        "text": edits[0][1] + "# unsaved\n"}})
+    waited()
+    c.notify("textDocument/didClose", {"textDocument": {"uri": docker}})
+    waited()
+    warm, cold = latest_findings(c, root), cold_findings(root)
+    check("findings after edits equal a cold lint of the final tree (%d)" % len(cold), warm == cold and len(cold) >= 3,
+          (warm ^ cold) or cold)
+    c.request("shutdown")
+    c.notify("exit", {})
+    c.proc.wait(10)
+
+
 def main():
+    test_warm_matches_cold()
     root = project()
     c = test_session(root)
     c.request("shutdown")
