@@ -26,7 +26,7 @@ while [[ "${1:-}" == --* ]]; do
     *) echo "bench: unknown option $1" >&2; exit 2 ;;
   esac
 done
-OUT="$(realpath -m "${1:?usage: bench/report.sh [--max-copies N] [--no-real] [--no-small] OUT [SPARKCHECK]}")"
+OUT="$(realpath -m "${1:?usage: bench/report.sh [--max-copies N] [--no-real] [--no-small] [--only LETTERS] OUT [SPARKCHECK]}")"
 SC="$(realpath "${2:-build/sparkcheck}")"
 REPOS="${BENCH_REPOS:-/work/repos-bench}"
 ROW_TIMEOUT="${ROW_TIMEOUT:-300}"  # seconds; a row past it shows "timeout"
@@ -34,6 +34,7 @@ for t in rg hyperfine /usr/bin/time valgrind jq timeout; do
   command -v "$t" >/dev/null || { echo "bench: missing $t" >&2; exit 2; }
 done
 START=$(date +%s)
+unset SPARKCHECK_JOBS SPARKCHECK_NO_PREFILTER SPARKCHECK_NO_CACHE SPARKCHECK_CACHE_DIR  # the defaults, as users get them
 LOAD0="$(cut -d' ' -f1-3 /proc/loadavg)"
 mkdir -p "$OUT"
 WORK="$(mktemp -d)"
@@ -51,19 +52,21 @@ RGFLAG=-l  # rg -l for the generated trees, rg -c for the real ones
 ROWS="$WORK/rows"
 
 # --- measuring -------------------------------------------------------------------------
-timed() {  # one run of the command, output discarded: "WALL_S RSS_KB", or "timeout"
+timed() {  # one run of the command, output discarded: "WALL_S RSS_KB", or why there is none
   local rc=0
   /usr/bin/time -f "%e %M" -o "$WORK/t" timeout "$ROW_TIMEOUT" "$@" >/dev/null 2>"$WORK/err" || rc=$?
-  if [ "$rc" -eq 124 ]; then echo timeout; else tail -1 "$WORK/t"; fi
+  if [ "$rc" -eq 124 ]; then echo "> ${ROW_TIMEOUT} s (timeout)"
+  elif [ "$rc" -gt 1 ]; then echo "failed (exit $rc)"  # 1 is findings (sparkcheck) or no match (rg)
+  else tail -1 "$WORK/t"; fi
 }
+measured() { [[ "$1" =~ ^[0-9.]+\ [0-9]+$ ]]; }  # a "WALL_S RSS_KB" result
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.1f×", a / b; else print "-" }'; }
-wall() { [ "$1" = timeout ] && echo "> ${ROW_TIMEOUT} s" || awk -v w="${1%% *}" 'BEGIN { printf "%.2f s", w }'; }
-rss() { [ "$1" = timeout ] && echo "-" || awk -v k="${1##* }" 'BEGIN { printf "%.0f MB", k / 1024 }'; }
-row() {  # SECTION LABEL RG_RESULT TOOL_RESULT TARGET
+wall() { measured "$1" && awk -v w="${1%% *}" 'BEGIN { printf "%.2f s", w }' || echo "$1"; }
+rss() { measured "$1" && awk -v k="${1##* }" 'BEGIN { printf "%.0f MB", k / 1024 }' || echo "-"; }
+row() {  # SECTION LABEL RG_RESULT TOOL_RESULT TARGET (RG_RESULT "-": none)
   local r="-"
-  [ "$3" != timeout ] && [ "$4" != timeout ] && [ "$3" != "-" ] && r="$(ratio "${4%% *}" "${3%% *}")"
-  local rgw="-"; [ "$3" != "-" ] && rgw="$(wall "$3")"
-  echo "| $1 | $2 | $rgw | $(wall "$4") | $r | $(rss "$4") | $5 |" >> "$ROWS"
+  measured "$3" && measured "$4" && r="$(ratio "${4%% *}" "${3%% *}")"
+  echo "| $1 | $2 | $(wall "$3") | $(wall "$4") | $r | $(rss "$4") | $5 |" >> "$ROWS"
 }
 describe() {  # PATH...: "N files, M MB"
   local n b
@@ -108,14 +111,14 @@ tree() {  # NAME ARGS...: OUT/NAME from build_tree.py ARGS
     rm -rf "${OUT:?}/$name" && nice python3 bench/build_tree.py "$OUT/$name" "$@" && echo "$stamp" > "$OUT/$name.stamp"
   fi
 }
-copies() {  # N: OUT/copies/c1..c(N-1), copies of OUT/tree (disk permitting); prints how many exist
+copies() {  # N: OUT/copies/c1..c(N-1), copies of this OUT/tree (disk permitting); prints how many exist
   local n="$1" k need free
   for ((k = 1; k < n; k++)); do
-    if [ ! -f "$OUT/copies/c$k.done" ]; then
+    if [ "$(cat "$OUT/copies/c$k.done" 2>/dev/null)" != "$(cat "$OUT/tree.stamp")" ]; then
       need=$(du -sb "$OUT/tree" | cut -f1)
       free=$(df -B1 --output=avail "$OUT" | tail -1)
       [ "$free" -gt $((need * 2)) ] || break
-      rm -rf "$OUT/copies/c$k" && mkdir -p "$OUT/copies" && cp -r "$OUT/tree" "$OUT/copies/c$k" && touch "$OUT/copies/c$k.done"
+      rm -rf "$OUT/copies/c$k" && mkdir -p "$OUT/copies" && cp -r "$OUT/tree" "$OUT/copies/c$k" && cp "$OUT/tree.stamp" "$OUT/copies/c$k.done"
     fi
   done
   echo "$k"
@@ -128,6 +131,7 @@ sec_a() {
 }
 sec_b() {
   local have n paths k
+  tree tree
   have=$(copies "$MAX_COPIES")
   for n in 2 4 8; do
     [ "$n" -le "$MAX_COPIES" ] || continue
@@ -147,7 +151,7 @@ sec_c() {
   s50="$(cat "$WORK/last")"
   pair c "200k small files ($(describe "$OUT/small-200000")), no cache" "" nocache "$OUT/small-200000"
   s200="$(cat "$WORK/last")"
-  local r="-"; [ "$s50" != timeout ] && [ "$s200" != timeout ] && r="$(ratio "${s200%% *}" "${s50%% *}")"
+  local r="-"; measured "$s50" && measured "$s200" && r="$(ratio "${s200%% *}" "${s50%% *}")"
   echo "| c | 200k ÷ 50k sparkcheck wall time | - | - | $r | - | ≤ 4.5× |" >> "$ROWS"
 }
 hyper() {  # DIR JSON HYPERFINE-ARGS...: hyperfine without a shell, run in DIR
@@ -155,10 +159,10 @@ hyper() {  # DIR JSON HYPERFINE-ARGS...: hyperfine without a shell, run in DIR
   shift 2
   (cd "$dir" && hyperfine -N -i --style none --export-json "$json" "$@" >/dev/null 2>&1) || true
 }
-ms() { jq -r ".results[$2] | \"\(.mean * 1000 | .*10 | round / 10) ± \(.stddev * 1000 | .*10 | round / 10) ms\"" "$1"; }
-hrow() {  # SECTION LABEL JSON RG_INDEX TOOL_INDEX RSS_RESULT TARGET: a hyperfine row (mean ± sd)
+ms() { jq -r ".results[$2] | \"\(.median * 1000) \(.stddev * 1000)\"" "$1" | awk '{ printf "%.1f ± %.1f ms", $1, $2 }'; }
+hrow() {  # SECTION LABEL JSON RG_INDEX TOOL_INDEX RSS_RESULT TARGET: a hyperfine row (median ± sd)
   local r m
-  r="$(jq -r ".results[$4].mean" "$3")"; m="$(jq -r ".results[$5].mean" "$3")"
+  r="$(jq -r ".results[$4].median" "$3")"; m="$(jq -r ".results[$5].median" "$3")"
   echo "| $1 | $2 | $(ms "$3" "$4") | $(ms "$3" "$5") | $(ratio "$m" "$r") | $(rss "$6") | $7 |" >> "$ROWS"
 }
 sec_d() {
@@ -203,6 +207,7 @@ irs() {  # instructions callgrind counts for the command
 }
 sec_g() {
   local sub="$WORK/subset" p a b
+  tree tree
   mkdir -p "$sub" && cp -r "$OUT/tree"/stdlib-0/{json,email,asyncio} "$sub"/
   for p in $(ls "$OUT/tree/projects" | head -20); do cp -r "$OUT/tree/projects/$p" "$sub/"; done
   a="$(irs "${RG[@]}" -l -j1 "$sub")"
@@ -221,6 +226,7 @@ reference() {  # TOOL LABEL PATH... : rg, the tool, and sparkcheck over the same
   row h "sparkcheck, the same files, no cache" "$r" "$s" ""
 }
 sec_h() {
+  tree tree
   reference "flake8 --jobs=1" "stdlib email/" "$OUT/tree/stdlib-0/email"
   reference "yamllint -f parsable" "projects p000–p019" "$OUT"/tree/projects/p0{0,1}[0-9]
 }
@@ -230,7 +236,7 @@ machine() {
     "$(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo) RAM, load average at start $LOAD0"
   echo "- sparkcheck: $("$SC" --version 2>&1 | head -1) ($SC); on-disk cache: $([ "$HAS_CACHE" = 1 ] && echo yes || echo no)"
   echo "- $(rg --version | head -1), $(hyperfine --version), $(valgrind --version); $(date -u '+%Y-%m-%d %H:%M UTC')"
-  echo "- one run of each tool per row (hyperfine rows: mean ± sd); ratio = tool ÷ rg in the same row;" \
+  echo "- one run of each tool per row (hyperfine rows: median ± sd); ratio = tool ÷ rg in the same row;" \
     "wall times on this shared machine vary ±30 %, callgrind counts do not"
 }
 main() {
