@@ -23,7 +23,9 @@ lint() {  # CASE ARGS...: JSON of `sparkcheck lint` on a case (a directory or a 
 }
 notes() { jq -c '(.notifications // [])[] | select(.id != "python-syntax")' "$1"; }
 differs() {  # WHAT A B: prints the first differing lines
-  echo "  $1:"; diff <(jq . "$2") <(jq . "$3") | head -8 | sed 's/^/    /'
+  echo "  $1:"
+  diff <(jq . "$2" 2>&1) <(jq . "$3" 2>&1) | head -8 | sed 's/^/    /'
+  diff -q <(jq . "$2" 2>&1) <(jq . "$3" 2>&1) >/dev/null && echo "    (same content, different bytes)"
 }
 same_prefilter_jobs() {  # CASE: default == no prefilter (findings, notes) == --jobs 1/2/4
   local d="$1" j ok=0
