@@ -2,12 +2,15 @@
 """Builds the benchmark tree deterministically (same bytes on every run of the same machine).
 
   bench/build_tree.py OUT [--stdlib-copies N] [--projects N] [--stdlib DIR]
+  bench/build_tree.py OUT --small N      (only N small files, for the linearity rows)
 
 OUT/stdlib-K/  copies of a Python standard library (default: the running python3's,
                without site-packages and bytecode);
 OUT/projects/pNNN/  generated ML projects: YAML/JSON/TOML configs, launchers, a
                Dockerfile, requirements, library-style Python, notebooks whose
                outputs carry large base64 images, Markdown playbooks.
+OUT/small/dNNNN/  with --small N: N small files (100 a directory: Python, YAML, shell,
+               requirements, one pyproject.toml each), a few with trigger words.
 Nothing is downloaded; the tree is not committed (it is hundreds of MB).
 """
 import argparse
@@ -93,23 +96,54 @@ def project_files(rng, p):
     return f
 
 
+def small_file(rng, i):
+    """One small file of a --small tree: (relative name, text); about 1 in 8 holds a trigger word."""
+    kind = i % 10
+    hot = rng.random() < 0.125
+    if i % 100 == 0:
+        return "pyproject.toml", f'[project]\nname = "s{i}"\nversion = "0.1.0"\ndependencies = ["torch"]\n'
+    if i % 100 == 1:
+        return "requirements.txt", "torch\nflash-attn\n" if hot else "numpy\nrequests\n"
+    if kind == 2:
+        return f"conf{i}.yaml", f"lr: {rng.random():.4f}\n" + ("tensor_parallel_size: 2\n" if hot else "steps: 10\n")
+    if kind == 3:
+        return f"run{i}.sh", "#!/bin/bash\n" + ("torchrun --nproc_per_node 8 t.py\n" if hot else "python t.py\n")
+    body = f"def f{i}(x):\n    return x * {rng.randint(1, 99)}\n"
+    if hot:
+        body += f'\nfrom vllm import LLM\nllm = LLM(model="m", tensor_parallel_size={rng.choice([1, 2, 4])})\n'
+    return f"m{i}.py", body
+
+
+def write(path, text):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w", encoding="utf-8") as fh:
+        fh.write(text)
+
+
+def build_small(out, n):
+    rng = random.Random(50)
+    for i in range(n):
+        rel, text = small_file(rng, i)
+        write(os.path.join(out, "small", f"d{i // 100:04d}", rel), text)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("out")
     ap.add_argument("--stdlib-copies", type=int, default=3)
     ap.add_argument("--projects", type=int, default=320)
     ap.add_argument("--stdlib", default=sysconfig.get_paths()["stdlib"])
+    ap.add_argument("--small", type=int, default=0, help="build only this many small files")
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
+    if a.small:
+        return build_small(a.out, a.small)
     for k in range(a.stdlib_copies):
         copy_stdlib(a.stdlib, os.path.join(a.out, f"stdlib-{k}"))
     rng = random.Random(14)
     for p in range(a.projects):
         for rel, text in project_files(rng, p).items():
-            path = os.path.join(a.out, "projects", f"p{p:03d}", rel)
-            os.makedirs(os.path.dirname(path), exist_ok=True)
-            with open(path, "w", encoding="utf-8") as fh:
-                fh.write(text)
+            write(os.path.join(a.out, "projects", f"p{p:03d}", rel), text)
 
 
 if __name__ == "__main__":
