@@ -600,12 +600,25 @@ std::map<std::string, sc::FilePatch> planned_fixes(const sc::LintResult& first, 
   return total;
 }
 
+// The patch as the file on disk holds it: a byte-order mark the lint read past goes back in
+// front, or `patch` would not find the first line.
+sc::FilePatch as_on_disk(sc::FilePatch p) {
+  static const std::string bom = "\xEF\xBB\xBF";
+  std::ifstream in(p.abs_path, std::ios::binary);
+  std::string head(bom.size(), '\0');
+  if (!in.read(head.data(), static_cast<std::streamsize>(head.size())) || head != bom) return p;
+  p.before.insert(0, bom);
+  p.after.insert(0, bom);
+  for (sc::ByteEdit& e : p.edits) e.begin += bom.size(), e.end += bom.size();
+  return p;
+}
+
 // --diff: what --fix would change (every pass), on standard output.
 int print_diff(const sc::LintResult& res, const sc::LintOptions& opt, const LintArgs& a) {
   size_t fixes = 0;
   auto patches = planned_fixes(res, opt, a.unsafe_fixes);
   for (const auto& [path, p] : patches) {
-    std::cout << sc::unified_diff(p);
+    std::cout << sc::unified_diff(as_on_disk(p));
     fixes += p.fixes;
   }
   if (!a.quiet && fixes)

@@ -39,7 +39,11 @@ check "--diff after --fix: empty, exit 0" [ "$rc" -eq 0 -a -z "$out" ]
 # CRLF line endings, a byte-order mark and the file mode survive
 printf '\xEF\xBB\xBFnvcc -gencode arch=compute_121,code=sm_121 -o k k.cu\r\nvllm serve nvidia/Qwen3-8B-NVFP4\r\n' > "$P/build.sh"
 chmod 750 "$P/build.sh"
+mkdir -p "$TMP/bom" && cp "$P/build.sh" "$TMP/bom/"
+lint build.sh --diff > "$TMP/bom.diff"
+(cd "$TMP/bom" && patch -s -p1 < "$TMP/bom.diff" >/dev/null 2>&1)
 lint build.sh --fix >/dev/null
+check "CRLF + BOM: --diff applies with patch and gives what --fix wrote" cmp -s "$TMP/bom/build.sh" "$P/build.sh"
 check "CRLF + BOM: -gencode rewritten, both kept" cmp -s "$P/build.sh" <(printf '\xEF\xBB\xBFnvcc -gencode arch=compute_121a,code=sm_121a -o k k.cu\r\nvllm serve nvidia/Qwen3-8B-NVFP4\r\n')
 check "file mode kept (750)" [ "$(stat -c %a "$P/build.sh")" = 750 ]
 
