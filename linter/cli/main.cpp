@@ -11,6 +11,7 @@
 #include <fstream>
 #include <iostream>
 #include <iterator>
+#include <map>
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -577,12 +578,47 @@ long fix_files(sc::LintResult& res, const sc::LintOptions& opt, const LintArgs& 
   return fixed;
 }
 
-// --diff: what --fix would change (the first pass), on standard output.
-int print_diff(const sc::LintResult& res, const LintArgs& a) {
+// The patches --fix would write, per file over all its passes: each pass lints the files as
+// the last one left them (in memory: `opt.overlays`), as fix_files lints them from the disk.
+std::map<std::string, sc::FilePatch> planned_fixes(const sc::LintResult& first, sc::LintOptions opt, bool unsafe) {
+  std::map<std::string, sc::FilePatch> total;  // by display path
+  sc::LintResult later;
+  const sc::LintResult* res = &first;
+  for (int pass = 0; pass < kFixPasses; ++pass) {
+    std::vector<sc::FilePatch> patches = sc::plan_fixes(*res, unsafe);
+    if (patches.empty()) break;
+    for (sc::FilePatch& p : patches) {
+      opt.overlays[p.abs_path] = p.after;
+      auto it = total.find(p.path);
+      if (it == total.end()) total.emplace(p.path, std::move(p));
+      else it->second = sc::compose_patches(it->second, p);
+    }
+    if (pass + 1 == kFixPasses) break;
+    later = sc::run_lint(opt);
+    res = &later;
+  }
+  return total;
+}
+
+// The patch as the file on disk holds it: a byte-order mark the lint read past goes back in
+// front, or `patch` would not find the first line.
+sc::FilePatch as_on_disk(sc::FilePatch p) {
+  static const std::string bom = "\xEF\xBB\xBF";
+  std::ifstream in(p.abs_path, std::ios::binary);
+  std::string head(bom.size(), '\0');
+  if (!in.read(head.data(), static_cast<std::streamsize>(head.size())) || head != bom) return p;
+  p.before.insert(0, bom);
+  p.after.insert(0, bom);
+  for (sc::ByteEdit& e : p.edits) e.begin += bom.size(), e.end += bom.size();
+  return p;
+}
+
+// --diff: what --fix would change (every pass), on standard output.
+int print_diff(const sc::LintResult& res, const sc::LintOptions& opt, const LintArgs& a) {
   size_t fixes = 0;
-  auto patches = sc::plan_fixes(res, a.unsafe_fixes);
-  for (const sc::FilePatch& p : patches) {
-    std::cout << sc::unified_diff(p);
+  auto patches = planned_fixes(res, opt, a.unsafe_fixes);
+  for (const auto& [path, p] : patches) {
+    std::cout << sc::unified_diff(as_on_disk(p));
     fixes += p.fixes;
   }
   if (!a.quiet && fixes)
@@ -608,7 +644,7 @@ int cmd_lint(LintArgs& a, int argc, char** argv) {
   }
   if (a.verbose && !a.quiet) print_verbose(res, cfg, seconds_since(t0));
   if (a.show_files) return show_files(res) && res.complete ? kExitClean : kExitError;
-  if (a.diff) return res.complete ? print_diff(res, a) : kExitError;
+  if (a.diff) return res.complete ? print_diff(res, opt, a) : kExitError;
   bool failed = false;
   long fixed = a.fix && res.complete ? fix_files(res, opt, a, failed) : -1;
   if (!a.write_baseline.empty() && !write_baseline_file(res, a.write_baseline, a.quiet)) return kExitError;

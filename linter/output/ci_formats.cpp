@@ -4,7 +4,9 @@
 //   checkstyle  Checkstyle XML (<checkstyle><file name><error line column
 //               severity message source/></file></checkstyle>)
 //   rdjson      reviewdog Diagnostic Format (source, diagnostics[].message,
-//               location.path, location.range.start/end, severity, code)
+//               location.path, location.range.start/end, severity, code, suggestions
+//               (the fix's edits: range + text))
+// gitlab and checkstyle have no field for a fix: their message carries the "Fix:" text only.
 // Suppressed findings are left out, as in the text formats.
 #include <algorithm>
 #include <map>
@@ -13,6 +15,7 @@
 #include <vector>
 
 #include "core/rule_docs.h"
+#include "engine/fix.h"
 #include "output/escape.h"
 #include "output/output.h"
 
@@ -70,11 +73,26 @@ ojson rd_range(const LintResult& r, const Location& l) {
 
 const char* rd_severity(Level l) { return l == Level::Error ? "ERROR" : l == Level::Warning ? "WARNING" : "INFO"; }
 
+// The edits of the fix --fix would take (a safe one first) as reviewdog suggestions; none when
+// an edit lies in another file (a suggestion has no path of its own).
+ojson rd_suggestions(const LintResult& r, const Finding& f) {
+  const Fix* fx = applicable_fix(f, false);
+  if (!fx) fx = applicable_fix(f, true);
+  ojson out = ojson::array();
+  if (!fx) return out;
+  for (const Edit& e : fx->edits) {
+    if (e.loc.path != f.loc.path || !e.loc.range.valid()) return ojson::array();
+    out.push_back({{"range", rd_range(r, e.loc)}, {"text", e.text}});
+  }
+  return out;
+}
+
 ojson rd_finding(const LintResult& r, const Finding& f) {
   ojson d = {{"message", with_fix(f)},
              {"location", {{"path", f.loc.path}, {"range", rd_range(r, f.loc)}}},
              {"severity", rd_severity(f.level)},
              {"code", {{"value", f.rule}, {"url", rule_url(f.rule)}}}};
+  if (ojson s = rd_suggestions(r, f); !s.empty()) d["suggestions"] = std::move(s);
   if (f.related.empty()) return d;
   ojson rel = ojson::array();
   for (auto& x : f.related)

@@ -63,7 +63,70 @@ std::string range_text(size_t start0, size_t count) {
   return std::to_string(count == 0 ? start0 : start0 + 1) + "," + std::to_string(count);
 }
 
+// A place in the text after `edits` -> the same place before them. Inside (or at either end
+// of) an edit's new text it maps to that edit's start or end: the region grows to hold it.
+size_t before_edits(const std::vector<ByteEdit>& edits, size_t at, bool is_end) {
+  long shift = 0;  // after - before, for the text ahead of the current edit
+  for (const ByteEdit& e : edits) {
+    size_t b = static_cast<size_t>(static_cast<long>(e.begin) + shift), end = b + e.text.size();
+    if (at < b) break;
+    if (at <= end) return is_end ? e.end : e.begin;
+    shift += static_cast<long>(e.text.size()) - static_cast<long>(e.end - e.begin);
+  }
+  return static_cast<size_t>(static_cast<long>(at) - shift);
+}
+
+// A region of the original text and how much longer the edits inside it make it.
+struct Region {
+  size_t begin, end;
+  long grow;
+};
+
+std::vector<Region> merged_regions(std::vector<Region> rs) {
+  std::sort(rs.begin(), rs.end(), [](const Region& a, const Region& b) { return a.begin < b.begin; });
+  std::vector<Region> out;
+  for (const Region& r : rs) {
+    if (!out.empty() && r.begin <= out.back().end) {
+      out.back().end = std::max(out.back().end, r.end);
+      out.back().grow += r.grow;
+    } else {
+      out.push_back(r);
+    }
+  }
+  return out;
+}
+
+long growth(const ByteEdit& e) { return static_cast<long>(e.text.size()) - static_cast<long>(e.end - e.begin); }
+
+// One edit from the first to the last differing byte (when the regions do not add up).
+std::vector<ByteEdit> whole_change(const std::string& a, const std::string& b) {
+  size_t pre = 0;
+  while (pre < a.size() && pre < b.size() && a[pre] == b[pre]) ++pre;
+  size_t suf = 0;
+  while (suf < a.size() - pre && suf < b.size() - pre && a[a.size() - 1 - suf] == b[b.size() - 1 - suf]) ++suf;
+  if (pre == a.size() && pre == b.size()) return {};
+  return {{pre, a.size() - suf, b.substr(pre, b.size() - suf - pre)}};
+}
+
 }  // namespace
+
+FilePatch compose_patches(const FilePatch& first, const FilePatch& then) {
+  std::vector<Region> rs;
+  for (const ByteEdit& e : first.edits) rs.push_back({e.begin, e.end, growth(e)});
+  for (const ByteEdit& e : then.edits)
+    rs.push_back({before_edits(first.edits, e.begin, false), before_edits(first.edits, e.end, true), growth(e)});
+  FilePatch out{first.path, first.abs_path, first.before, then.after, {}, first.fixes + then.fixes};
+  long shift = 0;
+  for (const Region& r : merged_regions(std::move(rs))) {
+    size_t at = static_cast<size_t>(static_cast<long>(r.begin) + shift);
+    size_t len = static_cast<size_t>(static_cast<long>(r.end - r.begin) + r.grow);
+    if (at + len > out.after.size()) break;
+    out.edits.push_back({r.begin, r.end, out.after.substr(at, len)});
+    shift += r.grow;
+  }
+  if (apply_byte_edits(out.before, out.edits) != out.after) out.edits = whole_change(out.before, out.after);
+  return out;
+}
 
 std::string unified_diff(const FilePatch& p, int context) {
   Lines L{p.before, lines_of(p.before), {}};

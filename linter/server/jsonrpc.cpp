@@ -3,6 +3,7 @@
 #include <poll.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <charconv>
 #include <utility>
@@ -26,11 +27,14 @@ bool Channel::fill() {
   }
 }
 
-bool Channel::pending() {
+bool Channel::wait(int ms) {
   if (!buf_.empty()) return true;
   if (eof_) return false;
   pollfd p{in_, POLLIN, 0};
-  return ::poll(&p, 1, 0) > 0 && (p.revents & (POLLIN | POLLHUP));
+  int n;
+  while ((n = ::poll(&p, 1, std::max(ms, 0))) < 0 && errno == EINTR) {
+  }
+  return n > 0 && (p.revents & (POLLIN | POLLHUP));
 }
 
 // Parses the header block; false with `why` when it has no usable Content-Length.

@@ -28,7 +28,9 @@ class Channel {
   // positioned after the bad message where that can be known.
   Got read(std::string& body, std::string& why);
   // True when more input is already waiting (used to lint once after a burst of edits).
-  bool pending();
+  bool pending() { return wait(0); }
+  // True when input is waiting or arrives within `ms` milliseconds (the quiet time before a lint).
+  bool wait(int ms);
   // Writes one message; false once the output is gone.
   bool send(const json& msg);
 

@@ -8,6 +8,7 @@
 
 #include "core/read_file.h"
 #include "output/output.h"
+#include "server/client.h"
 #include "server/convert.h"
 #include "server/lsp_text.h"
 
@@ -70,6 +71,8 @@ std::vector<std::string> initial_roots(const json& params) {
   return roots;
 }
 
+using Clock = std::chrono::steady_clock;
+
 class Server {
  public:
   explicit Server(Channel& ch) : ch_(ch) {}
@@ -78,6 +81,10 @@ class Server {
  private:
   Channel& ch_;
   bool initialized_ = false, shutdown_ = false, exit_ = false, dirty_ = false;
+  ServerOptions options_;
+  bool watch_ = false;  // the client takes a dynamic registration of file watchers
+  int next_id_ = 1;     // of our requests to the client
+  Clock::time_point first_change_, last_change_;  // since the last lint
   std::vector<std::string> roots_;
   std::map<std::string, std::string> docs_;  // absolute path -> open buffer
   std::vector<Workspace> spaces_;
@@ -89,7 +96,12 @@ class Server {
   json answer(const std::string& method, const json& params);
   void notify(const std::string& method, const json& params);
   void change(const json& params);
+  void mark_dirty(bool at_once = false);
+  bool input_before_lint();
+  void watched(const json& params);
+  void client_request(const std::string& method, json params);
   bool inside_root(const std::string& path) const;
+  void add_root(const std::string& path);
   void folders(const json& params);
   void relint();
   void keep_parsed(Workspace& ws) const;
@@ -105,7 +117,7 @@ class Server {
 int Server::run() {
   std::string body, why;
   while (!exit_) {
-    if (dirty_ && initialized_ && !shutdown_ && !ch_.pending()) relint();
+    if (dirty_ && initialized_ && !shutdown_ && !input_before_lint()) relint();
     Channel::Got got = ch_.read(body, why);
     if (got == Channel::Got::End) break;
     if (got == Channel::Got::Bad) {
@@ -171,7 +183,9 @@ void Server::request(const json& id, const std::string& method, const json& para
 // The result of a request; a discarded value for an unknown method.
 json Server::answer(const std::string& method, const json& params) {
   if (method == "initialize") {
-    roots_ = initial_roots(params);
+    for (const std::string& r : initial_roots(params)) add_root(r);
+    if (auto o = params.find("initializationOptions"); o != params.end()) read_options(*o, options_);
+    if (auto c = params.find("capabilities"); c != params.end()) watch_ = can_watch(*c);
     initialized_ = true;
     return {{"capabilities", capabilities()}, {"serverInfo", {{"name", "sparkcheck"}, {"version", tool_version()}}}};
   }
@@ -190,26 +204,31 @@ void Server::notify(const std::string& method, const json& params) {
     return;
   }
   if (!initialized_) return;
-  if (method == "initialized" || method == "workspace/didChangeWatchedFiles" ||
-      method == "workspace/didChangeConfiguration") {
-    dirty_ = true;
+  if (method == "initialized") {
+    if (watch_) client_request("client/registerCapability", watcher_registration());
+    mark_dirty(true);
+  } else if (method == "workspace/didChangeWatchedFiles") {
+    watched(params);
+  } else if (method == "workspace/didChangeConfiguration") {
+    read_options(params.value("settings", json()), options_);
+    mark_dirty();  // the configuration files are read again by the next lint
   } else if (method == "textDocument/didOpen") {
     std::string path = doc_path(params);
     if (path.empty()) return;
     std::string& text = docs_[path] = params.at("textDocument").at("text").get<std::string>();
     // a file inside a workspace opened as it is on disk: the last lint stands
-    dirty_ = dirty_ || spaces_.empty() || !same_as_disk(path, text) || !inside_root(path);
+    if (spaces_.empty() || !same_as_disk(path, text) || !inside_root(path)) mark_dirty();
   } else if (method == "textDocument/didChange") {
     change(params);
   } else if (method == "textDocument/didClose") {
     auto it = docs_.find(doc_path(params));
     if (it == docs_.end()) return;
-    dirty_ = dirty_ || !same_as_disk(it->first, it->second) || !inside_root(it->first);
+    if (!same_as_disk(it->first, it->second) || !inside_root(it->first)) mark_dirty();
     docs_.erase(it);
   } else if (method == "textDocument/didSave") {
     std::string path = doc_path(params);
     if (params.contains("text") && params["text"].is_string() && docs_.count(path)) docs_[path] = params["text"];
-    dirty_ = true;  // on save, files changed by other programs are read again too
+    mark_dirty();  // on save, files changed by other programs are read again too
   } else if (method == "workspace/didChangeWorkspaceFolders") {
     folders(params);
   }
@@ -229,15 +248,54 @@ void Server::change(const json& params) {
     const json& r = c.at("range");
     replace_range(it->second, position_of(r.at("start")), position_of(r.at("end")), text);
   }
+  mark_dirty();
+}
+
+// Edits come in bursts (typing): the lint waits until the input has been quiet for the
+// debounce time, and at most kMaxDelay after the first unlinted change. `at_once`: no wait.
+void Server::mark_dirty(bool at_once) {
+  Clock::time_point now = Clock::now();
+  if (!dirty_ || at_once) first_change_ = at_once ? now - std::chrono::hours(1) : now;
+  last_change_ = at_once ? first_change_ : now;
   dirty_ = true;
+}
+
+// Whether a message comes in before the pending lint is due.
+bool Server::input_before_lint() {
+  if (options_.debounce_ms <= 0) return ch_.pending();
+  constexpr auto kMaxDelay = std::chrono::milliseconds(1000);
+  auto quiet = std::chrono::milliseconds(options_.debounce_ms);
+  Clock::time_point due = std::min(last_change_ + quiet, first_change_ + std::max(quiet, kMaxDelay));
+  auto left = std::chrono::duration_cast<std::chrono::milliseconds>(due - Clock::now()).count();
+  return ch_.wait(static_cast<int>(std::max<long long>(left, 0)));
+}
+
+// Files created, changed or deleted outside the editor: read again from the disk (an open
+// buffer still stands for its file).
+void Server::watched(const json& params) {
+  for (const std::string& path : changed_paths(params)) {
+    for (auto& ws : spaces_) ws.parsed->entries.erase(path);
+    if (!docs_.count(path)) mark_dirty();
+  }
+}
+
+void Server::client_request(const std::string& method, json params) {
+  ch_.send({{"jsonrpc", "2.0"}, {"id", "sparkcheck-" + std::to_string(next_id_++)}, {"method", method},
+            {"params", std::move(params)}});
+}
+
+// Each folder once (a folder inside another is skipped by relint: linted with the outer one).
+void Server::add_root(const std::string& path) {
+  if (path.empty() || path[0] != '/' || std::find(roots_.begin(), roots_.end(), path) != roots_.end()) return;
+  roots_.push_back(path);
 }
 
 void Server::folders(const json& params) {
   const json& ev = params.at("event");
   for (const json& f : ev.at("removed")) std::erase(roots_, normal(uri_to_path(str(f, "uri"))));
   for (const json& f : ev.at("added"))
-    if (std::string p = uri_to_path(str(f, "uri")); !p.empty() && p[0] == '/') roots_.push_back(normal(p));
-  dirty_ = true;
+    if (std::string p = uri_to_path(str(f, "uri")); !p.empty() && p[0] == '/') add_root(normal(p));
+  mark_dirty(true);
 }
 
 bool Server::inside_root(const std::string& path) const {
@@ -256,7 +314,8 @@ void Server::relint() {
   auto t0 = std::chrono::steady_clock::now();
   dirty_ = false;
   std::vector<Workspace> next;
-  for (const auto& r : roots_) next.push_back({r, "", {}, ""});
+  for (const auto& r : roots_)
+    if (!inside_root(r)) next.push_back({r, "", {}, ""});  // a folder inside another is linted with it
   for (const auto& [path, text] : docs_)
     if (!inside_root(path)) next.push_back({fs::path(path).parent_path().generic_string(), path, {}, ""});
   size_t files = 0, parsed = 0;

@@ -17,6 +17,7 @@ class Client:
                                      stderr=subprocess.PIPE, cwd=cwd)
         self.inbox = queue.Queue()
         self.notes = []  # every notification received, in order
+        self.server_requests = []  # requests from the server (answered with a null result)
         self.next_id = 1
         threading.Thread(target=self._read, daemon=True).start()
 
@@ -51,6 +52,9 @@ class Client:
             raise EOFError("server closed its output")
         if "method" in msg and "id" not in msg:
             self.notes.append(msg)
+        elif "method" in msg:
+            self.server_requests.append(msg)
+            self.send({"jsonrpc": "2.0", "id": msg["id"], "result": None})
         return msg
 
     def request(self, method, params=None, timeout=30):
@@ -96,6 +100,14 @@ class Client:
             if pred(last):
                 break
         return last
+
+    def drain(self, quiet=0.5):
+        """Reads everything the server sends until it has been silent for `quiet` seconds."""
+        while True:
+            try:
+                self._pump(quiet)
+            except queue.Empty:
+                return
 
     def close(self, timeout=10):
         self.proc.stdin.close()

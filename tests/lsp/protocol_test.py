@@ -6,7 +6,9 @@ Prints ok/FAIL lines; exits 1 on any failure. Also prints the re-lint latency it
 import json
 import os
 import random
+import re
 import shutil
+import subprocess
 import sys
 import time
 
@@ -33,19 +35,42 @@ def codes(diags):
     return sorted(d["code"] for d in diags)
 
 
-def start(root):
+def start(root, capabilities=None, options=None, folders=None):
     c = Client([BIN, "server"])
-    r = c.request("initialize", {"processId": None, "rootUri": uri(root), "capabilities": {}})
+    params = {"processId": None, "rootUri": uri(root), "capabilities": capabilities or {}}
+    if options is not None:
+        params["initializationOptions"] = options
+    if folders is not None:
+        params["workspaceFolders"] = [{"uri": uri(f), "name": os.path.basename(f)} for f in folders]
+    r = c.request("initialize", params)
     c.notify("initialized", {})
     return c, r
 
 
-def project():
-    root = os.path.join(WORK, "proj with space")
+def copy_project(name):
+    root = os.path.join(WORK, name)
     shutil.rmtree(root, ignore_errors=True)
     shutil.copytree(TEMPLATE, root)
     os.makedirs(os.path.join(root, ".git"))  # the configuration search stops here
     return root
+
+
+def lints(notes):
+    return sum(1 for n in notes if n["method"] == "window/logMessage" and "linted" in n["params"]["message"])
+
+
+def publications(notes):
+    return [n["params"]["uri"] for n in notes if n["method"] == "textDocument/publishDiagnostics"]
+
+
+def stop(c):
+    c.request("shutdown")
+    c.notify("exit", {})
+    c.proc.wait(10)
+
+
+def project():
+    return copy_project("proj with space")
 
 
 def test_session(root):
@@ -57,6 +82,7 @@ def test_session(root):
     base = uri(root + "/requirements-base.txt")
     d_docker, d_req = c.diagnostics(docker), c.diagnostics(req)
     check("Dockerfile diagnostics on start (not open)", codes(d_docker) == ["G1"], d_docker)
+    check("no file watchers asked of a client that cannot register them", c.server_requests == [], c.server_requests)
     check("requirements.txt diagnostics on start", codes(d_req) == ["G1"], d_req)
     g1 = d_req[0] if d_req else None
     if not g1:
@@ -253,10 +279,7 @@ def cold_findings(root):
 
 def test_warm_matches_cold():
     """Edits re-parse only the changed files; the findings must equal a cold lint of the final tree."""
-    root = os.path.join(WORK, "warm")
-    shutil.rmtree(root, ignore_errors=True)
-    shutil.copytree(TEMPLATE, root)
-    os.makedirs(os.path.join(root, ".git"))
+    root = copy_project("warm")
     c, _ = start(root)
     waited = lambda: c.wait_note(lambda m: m["method"] == "window/logMessage" and "linted" in m["params"]["message"])
     waited()
@@ -287,7 +310,166 @@ def test_warm_matches_cold():
     c.proc.wait(10)
 
 
+def burst(root, typed, options, gap=0.01, at_end=False):
+    """Types `typed` into requirements.txt (open) one character per didChange, `gap` seconds
+    apart, before its torch pin (at_end: after it); returns (lints, publications) the burst
+    caused, and the client."""
+    c, _ = start(root, options=options)
+    c.drain(1.0)
+    req = uri(root + "/requirements.txt")
+    text = open(root + "/requirements.txt").read()
+    c.notify("textDocument/didOpen", {"textDocument": {"uri": req, "languageId": "x", "version": 1, "text": text}})
+    c.drain(0.3)
+    first = len(c.notes)
+    at = text.rindex("\n") if at_end else text.index("torch==")
+    for i in range(1, len(typed) + 1):
+        c.notify("textDocument/didChange", {"textDocument": {"uri": req, "version": i + 1},
+                                            "contentChanges": [{"text": text[:at] + typed[:i] + text[at:]}]})
+        time.sleep(gap)
+    c.drain(1.5)
+    return lints(c.notes[first:]), publications(c.notes[first:]), c
+
+
+def test_typing():
+    """A burst of keystrokes is linted once, after the input has been quiet for debounceMs."""
+    root = copy_project("typing")
+    keys = "peft\naccelerate\ntrl\n"  # 20 keystrokes; each one moves or renames the torch pin's finding
+    n, pubs, c = burst(root, keys, None)
+    print("measured: 20 keystrokes 10 ms apart, default debounce: %d lint(s), %d publication(s)" % (n, len(pubs)))
+    stop(c)
+    n, pubs, c = burst(root, keys, {"debounceMs": 0})
+    print("measured: the same with debounceMs 0 (lint whenever no input waits): %d lint(s), %d publication(s)"
+          % (n, len(pubs)))
+    stop(c)
+    n, pubs, c = burst(root, keys, {"debounceMs": 500})
+    req = uri(root + "/requirements.txt")
+    check("20 keystrokes (debounceMs 500): one lint, one publication", (n, pubs) == (1, [req]), (n, pubs))
+    d = [x for x in c.notes if x["method"] == "textDocument/publishDiagnostics"][-1]["params"]["diagnostics"]
+    check("... of the final text (the pin now on line 6)", [x["range"]["start"]["line"] for x in d] == [5], d)
+    stop(c)
+    n, pubs, c = burst(root, " # pinned for spark!", {"debounceMs": 500}, at_end=True)
+    check("typing that leaves the findings as they were: linted, nothing published", (n, pubs) == (1, []), (n, pubs))
+    stop(c)
+    # typing without a pause: a lint at most a second after the first unlinted keystroke
+    n, pubs, c = burst(root, "x" * 30, {"debounceMs": 500}, gap=0.05)
+    check("30 keystrokes over 1.5 s (debounceMs 500): linted during the burst too", 2 <= n <= 4, n)
+    stop(c)
+
+
+def glob_regex(glob):
+    """An LSP glob pattern (**, *, ?, {a,b}, [..]) as a regular expression over a relative path."""
+    out, i = "", 0
+    while i < len(glob):
+        if glob.startswith("**/", i):
+            out, i = out + "(?:.*/)?", i + 3
+        elif glob[i] == "*":
+            out, i = out + "[^/]*", i + 1
+        elif glob[i] == "?":
+            out, i = out + "[^/]", i + 1
+        elif glob[i] == "{":
+            j = glob.index("}", i)
+            out, i = out + "(?:" + "|".join(re.escape(x) for x in glob[i + 1:j].split(",")) + ")", j + 1
+        elif glob[i] == "[":
+            j = glob.index("]", i)
+            out, i = out + glob[i:j + 1], j + 1
+        else:
+            out, i = out + re.escape(glob[i]), i + 1
+    return re.compile(out + r"\Z")
+
+
+def test_watch_globs(globs):
+    """Every file `sparkcheck lint` reads among the fixtures is matched by a watcher, except
+    scripts known only by their #! line."""
+    fixtures = os.path.join(os.path.dirname(os.path.abspath(TEMPLATE)), "..", "..", "fixtures")
+    r = subprocess.run([BIN, "lint", "--no-config", "--show-files", "."], cwd=fixtures, capture_output=True, text=True)
+    files = r.stdout.split()
+    res = [glob_regex(g) for g in globs]
+    missed = []
+    for f in files:
+        if any(x.match(f) for x in res):
+            continue
+        with open(os.path.join(fixtures, f), "rb") as fh:
+            if not fh.read(2) == b"#!":
+                missed.append(f)
+    check("the watchers cover every file kind linted in fixtures/ (%d files)" % len(files),
+          len(files) > 100 and not missed, missed)
+
+
+def test_watched_files():
+    """Files changed outside the editor (git checkout, a generator) are linted again when the
+    client reports them through the watchers the server registered."""
+    root = copy_project("watched")
+    caps = {"workspace": {"didChangeWatchedFiles": {"dynamicRegistration": True}}}
+    c, _ = start(root, capabilities=caps, options={"debounceMs": 50})
+    req, docker = uri(root + "/requirements.txt"), uri(root + "/Dockerfile")
+    c.diagnostics(req)
+    reg = c.server_requests[0] if c.server_requests else {}
+    ok = reg.get("method") == "client/registerCapability"
+    r = reg["params"]["registrations"][0] if ok else {}
+    check("a client with dynamicRegistration is asked to watch files",
+          ok and r["method"] == "workspace/didChangeWatchedFiles" and r["registerOptions"]["watchers"], reg)
+    if ok:
+        test_watch_globs([w["globPattern"] for w in r["registerOptions"]["watchers"]])
+
+    def changed(*events):
+        c.notify("workspace/didChangeWatchedFiles", {"changes": [{"uri": uri(root + "/" + n), "type": t}
+                                                                 for n, t in events]})
+    with open(root + "/requirements.txt", "w") as f:  # a checkout drops the bad pin
+        f.write("-r requirements-base.txt\n")
+    changed(("requirements.txt", 2))
+    check("a file changed on disk: its findings go", c.settle(req, lambda x: x == []) == [])
+    with open(root + "/requirements-gen.txt", "w") as f:  # a generator writes a new file
+        f.write("torch==2.4.0+cu121\n")
+    changed(("requirements-gen.txt", 1))
+    gen = uri(root + "/requirements-gen.txt")
+    check("a file created on disk is linted", codes(c.settle(gen, lambda x: x != [])) == ["G1"])
+    os.remove(root + "/requirements-gen.txt")
+    changed(("requirements-gen.txt", 3))
+    check("a file deleted on disk: its diagnostics are cleared", c.settle(gen, lambda x: x == []) == [])
+    with open(root + "/.sparkcheck.yaml", "w") as f:  # the configuration, edited outside the editor
+        f.write("severity:\n  G1: note\n")
+    changed((".sparkcheck.yaml", 2))
+    d = c.settle(docker, lambda x: [e["severity"] for e in x] == [3])
+    check("an edited .sparkcheck.yaml is read again (G1 now a note)", [e["severity"] for e in d] == [3], d)
+    c.drain(0.3)
+    first = len(c.notes)
+    c.notify("workspace/didChangeConfiguration", {"settings": {"sparkcheck": {"debounceMs": 20}}})
+    c.drain(0.5)
+    new = c.notes[first:]
+    check("didChangeConfiguration re-lints; nothing changed, nothing published",
+          (lints(new), publications(new)) == (1, []), new)
+    stop(c)
+
+
+def test_folders():
+    """Several workspace folders, added and removed; a folder inside another is linted once."""
+    one, two = copy_project("one"), copy_project("two")
+    c, _ = start(one, folders=[one, two])
+    d1, d2 = uri(one + "/Dockerfile"), uri(two + "/Dockerfile")
+    check("both workspace folders are linted", codes(c.diagnostics(d1)) == ["G1"] and codes(c.diagnostics(d2)) == ["G1"])
+    c.notify("workspace/didChangeWorkspaceFolders", {"event": {"added": [], "removed": [{"uri": uri(two), "name": "two"}]}})
+    check("a removed folder's diagnostics are cleared", c.settle(d2, lambda x: x == []) == [])
+    os.makedirs(one + "/sub")
+    with open(one + "/sub/requirements.txt", "w") as f:
+        f.write("torch==2.4.0+cu121\n")
+    sub = uri(one + "/sub/requirements.txt")
+    c.notify("workspace/didChangeWorkspaceFolders", {"event": {"removed": [], "added": [
+        {"uri": uri(two), "name": "two"}, {"uri": uri(one + "/sub"), "name": "sub"}, {"uri": uri(one), "name": "one"}]}})
+    check("an added folder is linted", codes(c.settle(d2, lambda x: x != [])) == ["G1"])
+    c.drain(0.5)
+    latest = {}
+    for n in c.notes:
+        if n["method"] == "textDocument/publishDiagnostics":
+            latest[n["params"]["uri"]] = codes(n["params"]["diagnostics"])
+    check("a folder inside another (and one added twice): findings once",
+          latest.get(sub) == ["G1"] and latest.get(d1, ["G1"]) == ["G1"], latest)
+    stop(c)
+
+
 def main():
+    test_typing()
+    test_watched_files()
+    test_folders()
     test_warm_matches_cold()
     root = project()
     c = test_session(root)

@@ -39,7 +39,11 @@ check "--diff after --fix: empty, exit 0" [ "$rc" -eq 0 -a -z "$out" ]
 # CRLF line endings, a byte-order mark and the file mode survive
 printf '\xEF\xBB\xBFnvcc -gencode arch=compute_121,code=sm_121 -o k k.cu\r\nvllm serve nvidia/Qwen3-8B-NVFP4\r\n' > "$P/build.sh"
 chmod 750 "$P/build.sh"
+mkdir -p "$TMP/bom" && cp "$P/build.sh" "$TMP/bom/"
+lint build.sh --diff > "$TMP/bom.diff"
+(cd "$TMP/bom" && patch -s -p1 < "$TMP/bom.diff" >/dev/null 2>&1)
 lint build.sh --fix >/dev/null
+check "CRLF + BOM: --diff applies with patch and gives what --fix wrote" cmp -s "$TMP/bom/build.sh" "$P/build.sh"
 check "CRLF + BOM: -gencode rewritten, both kept" cmp -s "$P/build.sh" <(printf '\xEF\xBB\xBFnvcc -gencode arch=compute_121a,code=sm_121a -o k k.cu\r\nvllm serve nvidia/Qwen3-8B-NVFP4\r\n')
 check "file mode kept (750)" [ "$(stat -c %a "$P/build.sh")" = 750 ]
 
@@ -74,7 +78,11 @@ check "G2 finding gone after the fix" bash -c '! grep -q G2 <<<"$1"' _ "$out"
 mkdir -p "$P/ov"
 printf '#!/bin/sh\npip install unsloth unsloth_zoo\n' > "$P/ov/s.sh"
 printf 'from unsloth import FastLanguageModel\na = FastLanguageModel.from_pretrained("unsloth/Llama-3.2-3B-Instruct", attn_implementation="sdpa")\nb = FastLanguageModel.from_pretrained("unsloth/Qwen3-4B", attn_implementation="sdpa")\n' > "$P/ov/t.py"
+cp -r "$P/ov" "$TMP/ov-patched"
+lint ov --diff --unsafe-fixes -q > "$TMP/ov.diff"
+(cd "$TMP/ov-patched" && patch -s -p2 < "$TMP/ov.diff" >/dev/null 2>&1)
 out="$(lint ov --fix --unsafe-fixes)"; rc=$?
+check "overlapping fixes: --diff shows both passes (patch gives what --fix wrote)" diff -r "$TMP/ov-patched" "$P/ov"
 check "overlapping fixes: one --no-deps" grep -qx 'pip install --no-deps unsloth unsloth_zoo' "$P/ov/s.sh"
 check "overlapping fixes: FastModel imported once" grep -qx 'from unsloth import FastLanguageModel, FastModel' "$P/ov/t.py"
 check "overlapping fixes: both calls fixed (second pass)" [ "$(grep -c '= FastModel.from_pretrained' "$P/ov/t.py")" -eq 2 ]
@@ -102,8 +110,20 @@ if [ -x "$MULTITOOL" ]; then
   check "SARIF carries artifactChanges" grep -q '"artifactChanges"' "$TMP/fix.sarif"
 fi
 
-# every fixture: --fix twice; the second changes nothing and no fixable finding is left
+# every fixture: --diff applied with patch gives exactly what --fix writes (all passes)
 cp -r "$SC_SOURCE_DIR/fixtures" "$TMP/fx"
+cp -r "$SC_SOURCE_DIR/fixtures" "$TMP/fp"
+with_diff=0 bad_patch=0
+for c in "$TMP"/fx/*/*; do
+  c="${c#"$TMP/fx/"}"
+  d="$(cd "$TMP/fx/$(dirname "$c")" && "$SPARKCHECK" lint "$(basename "$c")" --no-config --diff --unsafe-fixes -q 2>/dev/null)"
+  [ -z "$d" ] && continue
+  with_diff=$((with_diff + 1))
+  (cd "$TMP/fp/$(dirname "$c")" && patch -s -p1 --no-backup-if-mismatch <<<"$d" >/dev/null 2>&1) || { echo "patch failed: $c"; bad_patch=$((bad_patch + 1)); }
+done
+check "every fixture's --diff applies with patch -p1 ($with_diff with fixes)" [ "$bad_patch" -eq 0 -a "$with_diff" -gt 0 ]
+
+# every fixture: --fix twice; the second changes nothing and no fixable finding is left
 cd "$TMP/fx"
 bad=0
 for c in */*; do
@@ -115,4 +135,5 @@ done
 check "every fixture: a second --fix changes nothing, no fixable finding left" [ "$bad" -eq 0 ]
 changed="$(diff -rq "$SC_SOURCE_DIR/fixtures" "$TMP/fx" | wc -l)"
 check "some fixtures were fixed" [ "$changed" -gt 0 ]
+check "every fixture: patch with --diff's output == --fix's result" diff -r "$TMP/fp" "$TMP/fx"
 finish

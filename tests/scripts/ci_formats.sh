@@ -62,6 +62,73 @@ for d in r["diagnostics"]:
 assert any(d["location"]["path"] == sys.argv[2] + "/requirements.txt" for d in r["diagnostics"])
 PY
 
+# rdjson suggestions: reviewdog's DiagnosticResult structure (proto/rdf: Suggestion = range + text,
+# columns in UTF-8 bytes, end exclusive), and applied as reviewdog applies them they give --fix's result
+F="$TMP/fixable"
+mkdir -p "$F"
+printf 'FROM x\nENV NOTE="caf\xc3\xa9 \xe2\x9c\x93" TORCH_CUDA_ARCH_LIST="12.1"\nCMD ["vllm", "serve", "nvidia/Qwen3-8B-NVFP4"]\n' > "$F/Dockerfile"
+printf '#!/bin/sh\npip install unsloth\n' > "$F/setup.sh"
+(cd "$F" && "$SPARKCHECK" lint --no-config --format rdjson .) > "$TMP/fix.rdjson"
+cp -r "$F" "$TMP/fixed"
+(cd "$TMP/fixed" && "$SPARKCHECK" lint --no-config --fix --unsafe-fixes -q . >/dev/null)
+check "rdjson: suggestions match reviewdog's schema and reproduce --fix" python3 - "$TMP/fix.rdjson" "$F" "$TMP/fixed" <<'PY'
+import json, os, sys
+r = json.load(open(sys.argv[1]))
+pos = {"type": "object", "properties": {"line": {"type": "integer"}, "column": {"type": "integer"}}}
+rng = {"type": "object", "required": ["start"], "properties": {"start": pos, "end": pos}}
+schema = {  # reviewdog.rdf DiagnosticResult, the fields sparkcheck writes
+    "type": "object", "required": ["diagnostics"],
+    "properties": {
+        "source": {"type": "object", "properties": {"name": {"type": "string"}, "url": {"type": "string"}}},
+        "diagnostics": {"type": "array", "items": {
+            "type": "object", "required": ["message", "location"],
+            "properties": {
+                "message": {"type": "string"},
+                "location": {"type": "object", "required": ["path"],
+                             "properties": {"path": {"type": "string"}, "range": rng}},
+                "severity": {"enum": ["UNKNOWN_SEVERITY", "ERROR", "WARNING", "INFO"]},
+                "code": {"type": "object", "properties": {"value": {"type": "string"}, "url": {"type": "string"}}},
+                "suggestions": {"type": "array", "items": {
+                    "type": "object", "required": ["range", "text"],
+                    "properties": {"range": rng, "text": {"type": "string"}}}}}}}}}
+try:
+    import jsonschema
+    jsonschema.Draft4Validator(schema).validate(r)
+except ImportError:
+    print("note: python3-jsonschema not installed; structure checked by hand only")
+with_s = [d for d in r["diagnostics"] if d.get("suggestions")]
+assert len(with_s) == 2, r  # the G7 arch list (safe) and pip install unsloth (unsafe)
+for d in with_s:
+    for s in d["suggestions"]:
+        a, b = s["range"]["start"], s["range"].get("end", s["range"]["start"])
+        assert (b["line"], b["column"]) >= (a["line"], a["column"]), s
+def apply(text, sugg):
+    """Replaces each range (lines from 1, columns in UTF-8 bytes from 1, end exclusive), last first."""
+    lines = text.encode().split(b"\n")
+    starts = [0]
+    for l in lines[:-1]:
+        starts.append(starts[-1] + len(l) + 1)
+    off = lambda p: starts[p["line"] - 1] + p["column"] - 1
+    data = text.encode()
+    for s in sorted(sugg, key=lambda s: off(s["range"]["start"]), reverse=True):
+        a, b = off(s["range"]["start"]), off(s["range"].get("end", s["range"]["start"]))
+        data = data[:a] + s["text"].encode() + data[b:]
+    return data.decode()
+for name in ("Dockerfile", "setup.sh"):
+    sugg = [s for d in with_s if d["location"]["path"] == name for s in d["suggestions"]]
+    got = apply(open(os.path.join(sys.argv[2], name)).read(), sugg)
+    want = open(os.path.join(sys.argv[3], name)).read()
+    assert got == want, (name, got, want)
+PY
+check "gitlab and checkstyle carry the fix as text only (no fix field in their formats)" python3 - "$F" "$SPARKCHECK" <<'PY'
+import json, subprocess, sys
+run = lambda f: subprocess.run([sys.argv[2], "lint", "--no-config", "--format", f, "."], cwd=sys.argv[1],
+                               capture_output=True, text=True).stdout
+gl = [i for i in json.loads(run("gitlab")) if i["check_name"] == "G7"]
+assert gl and "Fix:" in gl[0]["description"], gl
+assert 'source="sparkcheck.G7"' in run("checkstyle")
+PY
+
 # control characters in a path: still well-formed XML and JSON
 B="$TMP/bad"
 mkdir -p "$B/$(printf 'x\001y')"

@@ -3,9 +3,11 @@
 #include <catch2/catch.hpp>
 
 #include "engine/fix.h"
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <random>
 
 #include "output/diff.h"
 #include "output/write_file.h"
@@ -108,4 +110,51 @@ TEST_CASE("write_patch: keeps a byte-order mark, refuses a file that changed sin
   CHECK(get() == "\xEF\xBB\xBF" "A=12.1a\r\n");
   std::filesystem::remove(path);
   CHECK(write_patch(path, "", "x", err) == PatchWrite::Failed);
+}
+
+namespace {
+
+// Up to three sorted, non-overlapping random edits of `text`.
+std::vector<ByteEdit> random_edits(const std::string& text, std::mt19937& rng) {
+  std::vector<size_t> cuts;
+  for (int i = 0, n = static_cast<int>(rng() % 6); i < n; ++i) cuts.push_back(rng() % (text.size() + 1));
+  std::sort(cuts.begin(), cuts.end());
+  std::vector<ByteEdit> out;
+  for (size_t i = 0; i + 1 < cuts.size(); i += 2) {
+    if (!out.empty() && cuts[i] == out.back().begin) continue;  // plan_fixes never takes two at one place
+    out.push_back({cuts[i], cuts[i + 1], std::string(rng() % 3, static_cast<char>('A' + rng() % 3)) + (rng() % 2 ? "\n" : "")});
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("compose_patches: two fix passes as one patch on the original text", "[fix]") {
+  FilePatch a{"f", "/f", "one\ntwo\nthree\n", "", {{4, 7, "TWO"}}, 1};
+  a.after = apply_byte_edits(a.before, a.edits);
+  // the second pass edits inside the first one's new text, and elsewhere
+  FilePatch b{"f", "/f", a.after, "", {{5, 6, "w"}, {8, 13, "3"}}, 1};
+  b.after = apply_byte_edits(b.before, b.edits);
+  FilePatch c = compose_patches(a, b);
+  CHECK(c.before == "one\ntwo\nthree\n");
+  CHECK(c.after == "one\nTwO\n3\n");
+  CHECK(c.fixes == 2);
+  REQUIRE(c.edits.size() == 2);
+  CHECK((c.edits[0].begin == 4 && c.edits[0].end == 7 && c.edits[0].text == "TwO"));
+  CHECK((c.edits[1].begin == 8 && c.edits[1].end == 13 && c.edits[1].text == "3"));
+  CHECK(unified_diff(c) == "--- a/f\n+++ b/f\n@@ -1,3 +1,3 @@\n one\n-two\n+TwO\n-three\n+3\n");
+
+  std::mt19937 rng(13);
+  for (int i = 0; i < 2000; ++i) {
+    std::string text;
+    for (int k = 0, n = static_cast<int>(rng() % 12); k < n; ++k) text += static_cast<char>(rng() % 3 ? 'a' + rng() % 3 : '\n');
+    FilePatch p{"f", "/f", text, "", random_edits(text, rng), 1};
+    p.after = apply_byte_edits(p.before, p.edits);
+    FilePatch q{"f", "/f", p.after, "", random_edits(p.after, rng), 1};
+    q.after = apply_byte_edits(q.before, q.edits);
+    FilePatch r = compose_patches(p, q);
+    INFO("text '" << text << "' -> '" << p.after << "' -> '" << q.after << "'");
+    REQUIRE(apply_byte_edits(r.before, r.edits) == q.after);
+    for (size_t k = 1; k < r.edits.size(); ++k) REQUIRE(r.edits[k - 1].end < r.edits[k].begin);
+  }
 }

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "core/suppress.h"
+#include "server/client.h"
 #include "server/convert.h"
 #include "server/jsonrpc.h"
 #include "server/lsp_text.h"
@@ -210,4 +211,30 @@ TEST_CASE("no suppression comment above a shebang", "[lsp]") {
   Project p = project_with("run.sh", "#!/bin/bash\npip install torch\n", FileKind::Shell);
   CHECK_FALSE(suppression_edit(*p.files[0], finding_at("run.sh", {1, 3, 1, 6})));
   CHECK(suppression_edit(*p.files[0], finding_at("run.sh", {2, 1, 2, 4})));
+}
+
+TEST_CASE("server options and watcher registration read hostile client input safely", "[lsp]") {
+  ServerOptions o;
+  read_options(json::parse(R"({"debounceMs": 40})"), o);
+  CHECK(o.debounce_ms == 40);
+  read_options(json::parse(R"({"sparkcheck": {"debounceMs": 1e300}})"), o);
+  CHECK(o.debounce_ms == ServerOptions::kMaxDebounceMs);
+  read_options(json::parse(R"({"debounceMs": -7})"), o);
+  CHECK(o.debounce_ms == 0);
+  for (const char* bad : {R"({"debounceMs": "9"})", "[1]", "null", R"({"sparkcheck": 3})"}) {
+    o.debounce_ms = 150;
+    read_options(json::parse(bad), o);
+    CHECK(o.debounce_ms == 150);
+  }
+  CHECK(can_watch(json::parse(R"({"workspace": {"didChangeWatchedFiles": {"dynamicRegistration": true}}})")));
+  CHECK_FALSE(can_watch(json::parse(R"({"workspace": {"didChangeWatchedFiles": {"dynamicRegistration": 1}}})")));
+  CHECK_FALSE(can_watch(json::parse(R"({"workspace": []})")));
+  CHECK_FALSE(can_watch(json::parse("7")));
+  json reg = watcher_registration()["registrations"][0];
+  CHECK(reg["method"] == "workspace/didChangeWatchedFiles");
+  CHECK(reg["registerOptions"]["watchers"].size() == watch_globs().size());
+  json changes = json::parse(R"({"changes": [{"uri": "file:///a/b/../c%20d.txt", "type": 2}, {"uri": 5},
+                                 {"uri": "untitled:1"}, 7]})");
+  CHECK(changed_paths(changes) == std::vector<std::string>{"/a/c d.txt"});
+  CHECK(changed_paths(json::parse("[]")).empty());
 }
