@@ -13,9 +13,6 @@
 extern "C" const TSLanguage* tree_sitter_python(void);
 
 namespace sc {
-namespace {
-
-using ts::is;
 
 // Python string escapes (the common ones; others are kept as written).
 std::string py_unescape(std::string_view s) {
@@ -54,6 +51,10 @@ std::string py_unescape(std::string_view s) {
   }
   return r;
 }
+
+namespace {
+
+using ts::is;
 
 struct Lit {
   bool is_literal = false;
