@@ -8,6 +8,7 @@
 #include "engine/engine.h"
 #include "core/registry.h"
 #include "core/rule_docs.h"
+#include "core/nesting.h"
 #include "core/walk.h"
 #include "parsers/config.h"
 
@@ -321,4 +322,17 @@ TEST_CASE("yaml_entries reads in one pass what YAML::LoadAll gives", "[config]")
     for (const YAML::Node& n : YAML::LoadAll(t)) flatten(n, "", want);
     CHECK(got == want);
   }
+}
+
+TEST_CASE("max_nesting: brackets found at every offset of the 8-byte blocks it skips", "[core]") {
+  for (size_t pad = 0; pad < 24; ++pad) {
+    std::string t = std::string(pad, 'x') + "[(" + std::string(pad % 9, 'y') + "{})]" + std::string(pad, 'z');
+    NestingScan s = max_nesting(t);
+    CHECK(s.depth == 3);
+    CHECK(s.offset == pad + 2 + pad % 9);
+  }
+  NestingScan deep = max_nesting(std::string(10, 'a') + std::string(50, '['), 20);
+  CHECK(deep.depth == 21);
+  CHECK(deep.offset == 30);
+  CHECK(max_nesting(std::string(100, 'a')).depth == 0);
 }
