@@ -4,10 +4,37 @@
 
 namespace sc {
 
+namespace {
+
+struct BracketTable {
+  bool on[256] = {};
+  BracketTable() {
+    for (unsigned char c : std::string_view("()[]{}")) on[c] = true;
+  }
+};
+const BracketTable kBrackets;
+
+// The first offset from `i` whose 8-byte block holds a bracket (long runs without any,
+// such as base64 images in notebooks, are skipped a block at a time).
+size_t next_block_with_bracket(std::string_view t, size_t i) {
+  const bool* on = kBrackets.on;
+  auto at = [&](size_t k) { return on[static_cast<unsigned char>(t[k])]; };
+  while (i + 8 <= t.size() &&
+         !(at(i) | at(i + 1) | at(i + 2) | at(i + 3) | at(i + 4) | at(i + 5) | at(i + 6) | at(i + 7)))
+    i += 8;
+  return i;
+}
+
+}  // namespace
+
 NestingScan max_nesting(std::string_view text, int limit) {
   NestingScan r;
   int d = 0;
   for (size_t i = 0; i < text.size(); ++i) {
+    if ((i & 7) == 0) {
+      i = next_block_with_bracket(text, i);
+      if (i >= text.size()) break;
+    }
     char c = text[i];
     if (c == '(' || c == '[' || c == '{') {
       if (++d > r.depth) {

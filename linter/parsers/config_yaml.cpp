@@ -3,6 +3,7 @@
 #include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/yaml.h>
 
+#include <cstdint>
 #include <map>
 #include <sstream>
 #include <vector>
@@ -40,13 +41,46 @@ size_t scalar_end(const std::string& t, size_t b, bool flow) {
   return e;
 }
 
+// One YAML document as yaml-cpp's NodeBuilder would build it (same nodes, marks and order;
+// an alias is the anchored node itself), built from the events of the one parse.
+struct YNode {
+  enum Type { Null, Scalar, Sequence, Map } type = Null;
+  YAML::Mark mark;
+  std::string value;
+  std::vector<size_t> kids;  // items; a map's keys and values alternate
+};
+
+struct YDoc {
+  std::vector<YNode> nodes;
+  size_t root = SIZE_MAX;  // none: an empty document (a null node)
+};
+
+// A node of a YDoc with the part of YAML::Node's interface the walker uses.
+class YView {
+ public:
+  YView(const YDoc& d, size_t i) : d_(&d), i_(i) {}
+  YAML::Mark Mark() const { return i_ == SIZE_MAX ? YAML::Mark::null_mark() : node().mark; }
+  bool IsNull() const { return i_ == SIZE_MAX || node().type == YNode::Null; }
+  bool IsScalar() const { return i_ != SIZE_MAX && node().type == YNode::Scalar; }
+  bool IsSequence() const { return i_ != SIZE_MAX && node().type == YNode::Sequence; }
+  bool IsMap() const { return i_ != SIZE_MAX && node().type == YNode::Map; }
+  const std::string& Scalar() const { return node().value; }
+  size_t size() const { return i_ == SIZE_MAX ? 0 : node().kids.size(); }
+  YView kid(size_t k) const { return {*d_, node().kids[k]}; }
+
+ private:
+  const YNode& node() const { return d_->nodes[i_]; }
+  const YDoc* d_;
+  size_t i_;
+};
+
 struct Walker {
   const SourceFile& src;
   std::vector<ConfigEntry>& out;
   int doc = 0;
   int depth = 0;
 
-  Location loc_of(const YAML::Node& n, bool flow) {
+  Location loc_of(const YView& n, bool flow) {
     const YAML::Mark m = n.Mark();
     if (m.pos < 0 || static_cast<size_t>(m.pos) > src.text().size()) return {src.path(), {}};
     size_t b = static_cast<size_t>(m.pos);
@@ -54,7 +88,7 @@ struct Walker {
     return src.loc(b, e);
   }
 
-  bool in_flow(const YAML::Node& n) {
+  bool in_flow(const YView& n) {
     const YAML::Mark m = n.Mark();
     if (m.pos <= 0 || static_cast<size_t>(m.pos) > src.text().size()) return false;
     // crude: a '[' or '{' earlier on the same line without its closer
@@ -69,7 +103,7 @@ struct Walker {
     return open > 0;
   }
 
-  void walk(const YAML::Node& n, std::vector<std::string>& path, const Location& key_loc) {
+  void walk(const YView& n, std::vector<std::string>& path, const Location& key_loc) {
     if (++depth > 200) { --depth; return; }  // pathological nesting
     ConfigEntry e;
     e.path = path;
@@ -83,25 +117,26 @@ struct Walker {
       e.scalar = false;
       e.value_loc = key_loc;
       if (!path.empty()) out.push_back(std::move(e));
-      for (auto it = n.begin(); it != n.end(); ++it) {
-        std::string k = it->first.IsScalar() ? it->first.Scalar() : std::string("?");
-        Location kl = loc_of(it->first, false);
+      for (size_t i = 0; i + 1 < n.size(); i += 2) {
+        YView key = n.kid(i), value = n.kid(i + 1);
+        std::string k = key.IsScalar() ? key.Scalar() : std::string("?");
+        Location kl = loc_of(key, false);
         if (k == "<<") {  // merge key: entries belong to this map
-          if (it->second.IsMap()) walk_merge(it->second, path);
+          if (value.IsMap()) walk_merge(value, path);
           continue;
         }
         path.push_back(k);
-        walk(it->second, path, kl);
+        walk(value, path, kl);
         path.pop_back();
       }
     } else if (n.IsSequence()) {
       e.scalar = false;
       e.value_loc = key_loc;
       if (!path.empty()) out.push_back(std::move(e));
-      size_t i = 0;
-      for (auto it = n.begin(); it != n.end(); ++it, ++i) {
+      for (size_t i = 0; i < n.size(); ++i) {
+        YView item = n.kid(i);
         path.push_back("[" + std::to_string(i) + "]");
-        walk(*it, path, loc_of(*it, in_flow(*it)));
+        walk(item, path, loc_of(item, in_flow(item)));
         path.pop_back();
       }
     } else if (n.IsNull() && !path.empty()) {
@@ -111,11 +146,12 @@ struct Walker {
     --depth;
   }
 
-  void walk_merge(const YAML::Node& m, std::vector<std::string>& path) {
-    for (auto it = m.begin(); it != m.end(); ++it) {
-      if (!it->first.IsScalar()) continue;
-      path.push_back(it->first.Scalar());
-      walk(it->second, path, loc_of(it->first, false));
+  void walk_merge(const YView& m, std::vector<std::string>& path) {
+    for (size_t i = 0; i + 1 < m.size(); i += 2) {
+      YView key = m.kid(i);
+      if (!key.IsScalar()) continue;
+      path.push_back(key.Scalar());
+      walk(m.kid(i + 1), path, loc_of(key, false));
       path.pop_back();
     }
   }
@@ -181,6 +217,65 @@ struct CountingHandler : YAML::EventHandler {
 }  // namespace
 
 namespace {
+// Counts like CountingHandler and builds each document as NodeBuilder would: the text is
+// parsed once, for the guards and the tree.
+struct DocBuilder : CountingHandler {
+  std::vector<YDoc> docs;
+  std::vector<size_t> stack;                  // open collections
+  std::map<YAML::anchor_t, size_t> anchored;  // this document's anchors
+
+  YDoc& doc() { return docs.back(); }
+  size_t make(const YAML::Mark& m, YAML::anchor_t a, YNode::Type t) {
+    doc().nodes.push_back({t, m, {}, {}});
+    size_t i = doc().nodes.size() - 1;
+    if (a) anchored[a] = i;
+    return i;
+  }
+  void place(size_t i) {  // into the open collection, or as the root
+    if (stack.empty()) doc().root = i;
+    else doc().nodes[stack.back()].kids.push_back(i);
+  }
+  void OnDocumentStart(const YAML::Mark& m) override {
+    CountingHandler::OnDocumentStart(m);
+    docs.emplace_back();
+    stack.clear();
+    anchored.clear();
+  }
+  void OnNull(const YAML::Mark& m, YAML::anchor_t a) override {
+    CountingHandler::OnNull(m, a);
+    place(make(m, a, YNode::Null));
+  }
+  void OnAlias(const YAML::Mark& m, YAML::anchor_t a) override {
+    CountingHandler::OnAlias(m, a);
+    auto it = anchored.find(a);
+    if (it != anchored.end()) place(it->second);
+  }
+  void OnScalar(const YAML::Mark& m, const std::string& tag, YAML::anchor_t a, const std::string& v) override {
+    CountingHandler::OnScalar(m, tag, a, v);
+    size_t i = make(m, a, YNode::Scalar);
+    doc().nodes[i].value = v;
+    place(i);
+  }
+  void open_node(const YAML::Mark& m, YAML::anchor_t a, YNode::Type t) {
+    size_t i = make(m, a, t);
+    place(i);
+    stack.push_back(i);
+  }
+  void OnSequenceStart(const YAML::Mark& m, const std::string& tag, YAML::anchor_t a, YAML::EmitterStyle::value s) override {
+    CountingHandler::OnSequenceStart(m, tag, a, s);
+    open_node(m, a, YNode::Sequence);
+  }
+  void OnMapStart(const YAML::Mark& m, const std::string& tag, YAML::anchor_t a, YAML::EmitterStyle::value s) override {
+    CountingHandler::OnMapStart(m, tag, a, s);
+    open_node(m, a, YNode::Map);
+  }
+  void OnSequenceEnd() override { CountingHandler::OnSequenceEnd(); close(); }
+  void OnMapEnd() override { CountingHandler::OnMapEnd(); close(); }
+  void close() {
+    if (!stack.empty()) stack.pop_back();
+  }
+};
+
 // How many documents the text can hold: one per "---" or "..." line, plus two.
 size_t max_documents(const std::string& text) {
   size_t max_docs = 2;
@@ -190,10 +285,13 @@ size_t max_documents(const std::string& text) {
 }
 }  // namespace
 
-bool yaml_safe_for_yaml_cpp(const std::string& text, int* line_out, std::string* why) {
+namespace {
+// Parses `text` once with `h`, stopping where a guard does (false, with the line in
+// *line_out and the reason in *why). A syntax error throws yaml-cpp's exception.
+bool guarded_parse(const std::string& text, CountingHandler& h, int* line_out, std::string* why) {
   // yaml-cpp 0.7 never consumes a stray ',' at block level ("{}, x", "--- ,"):
-  // LoadAll then yields empty documents forever. Count documents with a
-  // null handler and stop once there are more than the text can hold.
+  // LoadAll then yields empty documents forever. Count documents and stop once there
+  // are more than the text can hold.
   size_t max_docs = max_documents(text);
   if (why) *why = "YAML syntax error: stray ',' outside a flow collection ([...] or {...})";
   int deep_line = 0;
@@ -204,36 +302,36 @@ bool yaml_safe_for_yaml_cpp(const std::string& text, int* line_out, std::string*
   }
   std::istringstream in(text);
   YAML::Parser parser(in);
-  CountingHandler h;
   size_t docs = 0;
-  try {
-    while (parser.HandleNextDocument(h)) {
-      if (!h.why.empty() || ++docs > max_docs) {
-        if (line_out) *line_out = h.last.line >= 0 ? h.last.line + 1 : 1;
-        if (why && !h.why.empty()) *why = h.why;
-        return false;
-      }
+  while (parser.HandleNextDocument(h)) {
+    if (!h.why.empty() || ++docs > max_docs) {
+      if (line_out) *line_out = h.last.line >= 0 ? h.last.line + 1 : 1;
+      if (why && !h.why.empty()) *why = h.why;
+      return false;
     }
-  } catch (const YAML::Exception&) {
-    return true;  // an ordinary syntax error: the real parse reports it
   }
   return true;
 }
+}  // namespace
 
+bool yaml_safe_for_yaml_cpp(const std::string& text, int* line_out, std::string* why) {
+  CountingHandler h;
+  try {
+    return guarded_parse(text, h, line_out, why);
+  } catch (const YAML::Exception&) {
+    return true;  // an ordinary syntax error: the real parse reports it
+  }
+}
+
+// One parse (guards and tree together); the walk reads the documents NodeBuilder would give.
 void yaml_entries(const SourceFile& src, std::vector<ConfigEntry>& out, ParseDiag& diag) {
   int bad_line = 0;
   std::string why;
-  if (!yaml_safe_for_yaml_cpp(src.text(), &bad_line, &why)) {
-    diag.error(src.path(), {bad_line, 1, bad_line, 2}, why);
-    return;
-  }
+  DocBuilder b;
   try {
-    std::vector<YAML::Node> docs = YAML::LoadAll(src.text());
-    Walker w{src, out};
-    for (auto& d : docs) {
-      std::vector<std::string> path;
-      w.walk(d, path, Location{src.path(), {}});
-      ++w.doc;
+    if (!guarded_parse(src.text(), b, &bad_line, &why)) {
+      diag.error(src.path(), {bad_line, 1, bad_line, 2}, why);
+      return;
     }
   } catch (const YAML::Exception& e) {
     Range r;
@@ -244,6 +342,13 @@ void yaml_entries(const SourceFile& src, std::vector<ConfigEntry>& out, ParseDia
       r.end_col = r.col + 1;
     }
     diag.error(src.path(), r, "YAML syntax error: " + e.msg);
+    return;
+  }
+  Walker w{src, out};
+  for (const YDoc& d : b.docs) {
+    std::vector<std::string> path;
+    w.walk(YView(d, d.root), path, Location{src.path(), {}});
+    ++w.doc;
   }
 }
 

@@ -10,6 +10,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "parsers/json_quick.h"
 #include "parsers/python.h"
 #include "parsers/shell.h"
 #include "parsers/ts_util.h"
@@ -237,7 +238,17 @@ struct NotebookShape : nlohmann::json_sax<nlohmann::json> {
     return false;
   }
   std::string language() const { return ks_language ? *ks_language : li_name ? *li_name : std::string(); }
+  // json_quick::check decodes a string value only where value() reads it.
+  bool wants_string() const { return !stack.empty() && (stack.back() == Kernelspec || stack.back() == LanguageInfo); }
 };
+
+// The shape of a notebook: the quick check when it is sure the JSON is valid, else
+// nlohmann's SAX pass, which also words the error. False on invalid JSON.
+bool read_shape(const std::string& file, NotebookShape& shape) {
+  if (json_quick::check(file, shape)) return true;
+  shape = NotebookShape();
+  return nlohmann::json::sax_parse(file, &shape);
+}
 
 struct CellLines {
   std::vector<std::string_view> lines;           // cell text split at '\n'
@@ -403,7 +414,7 @@ class NotebookParser : public Parser {
     const std::string& file = src.text();
     if (ts::refuse_deep(src, file, diag)) return;
     NotebookShape shape;
-    if (!nlohmann::json::sax_parse(file, &shape)) {
+    if (!read_shape(file, shape)) {
       if (!shape.syntax) {  // e.g. a number out of range (1e400)
         diag.error(src.path(), {}, "notebook JSON not read (" + shape.error + "); not checked", "parse-error");
         return;

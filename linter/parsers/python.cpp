@@ -13,9 +13,6 @@
 extern "C" const TSLanguage* tree_sitter_python(void);
 
 namespace sc {
-namespace {
-
-using ts::is;
 
 // Python string escapes (the common ones; others are kept as written).
 std::string py_unescape(std::string_view s) {
@@ -55,6 +52,10 @@ std::string py_unescape(std::string_view s) {
   return r;
 }
 
+namespace {
+
+using ts::is;
+
 struct Lit {
   bool is_literal = false;
   std::string kind = "other";
@@ -64,12 +65,17 @@ struct Lit {
 
 class PyWalker {
  public:
-  PyWalker(const SourceFile& src, PythonFacts& out) : src_(src), text_(src.text()), out_(out) {
+  PyWalker(const SourceFile& src, PythonFacts& out, TSNode root)
+      : src_(src), text_(src.text()), out_(out), cur_(ts_tree_cursor_new(root)) {
     for (const auto& im : out.imports) bind(im);
   }
+  ~PyWalker() { ts_tree_cursor_delete(&cur_); }
+  PyWalker(const PyWalker&) = delete;
+  PyWalker& operator=(const PyWalker&) = delete;
 
   int nesting_ = 0;  // see ts::kMaxDepth
 
+  // `n` is the cursor's node; the walk leaves the cursor there.
   void walk(TSNode n) {
     ts::Nest guard(nesting_);
     if (nesting_ > ts::kMaxDepth) return;
@@ -104,6 +110,9 @@ class PyWalker {
   const std::string& text_;
   PythonFacts& out_;
   std::map<std::string, std::string> bindings_;  // local name -> qualified module path
+  // One cursor for the whole walk (a cursor per node costs an allocation each): it stands on
+  // the node being walked, goes down for its children and back up.
+  TSTreeCursor cur_;
   int depth_ = 0;
   // literal()/dotted() recursion: deeper expressions are treated as non-literal
   static constexpr int kMaxExprDepth = 64;
@@ -115,8 +124,13 @@ class PyWalker {
   }
   Location loc(TSNode n) const { return src_.loc(ts_node_start_byte(n), ts_node_end_byte(n)); }
 
-  void walk_children(TSNode n) {
-    ts::each_named_child(n, [&](TSNode ch) { walk(ch); });
+  void walk_children(TSNode) {
+    if (!ts_tree_cursor_goto_first_child(&cur_)) return;
+    do {
+      TSNode ch = ts_tree_cursor_current_node(&cur_);
+      if (ts_node_is_named(ch)) walk(ch);
+    } while (ts_tree_cursor_goto_next_sibling(&cur_));
+    ts_tree_cursor_goto_parent(&cur_);
   }
 
   static std::string compact(std::string_view s) {
@@ -405,7 +419,7 @@ void parse_python(const SourceFile& src, PythonFacts& out, ParseDiag& diag) {
               "Python syntax error: " + what + " (the rest of the file is still checked)",
               "python-syntax");
   }
-  PyWalker(src, out).walk(root);
+  PyWalker(src, out, root).walk(root);
 }
 
 bool python_shebang(std::string_view head) {

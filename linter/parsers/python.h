@@ -14,6 +14,10 @@ namespace sc {
 // Syntax errors add a warning to `diag`; the rest of the tree is still used.
 void parse_python(const SourceFile& src, PythonFacts& out, ParseDiag& diag);
 
+// A string literal's body as the facts hold it: \n \t \r \\ \' \" and \xHH \uHHHH
+// \UHHHHHHHH decoded, a backslash-newline dropped, other escapes kept as written.
+std::string py_unescape(std::string_view s);
+
 // True when the `#!` line of `head` names a python interpreter.
 bool python_shebang(std::string_view head);
 

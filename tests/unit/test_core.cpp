@@ -3,10 +3,12 @@
 
 #include <filesystem>
 #include <fstream>
+#include <yaml-cpp/yaml.h>
 
 #include "engine/engine.h"
 #include "core/registry.h"
 #include "core/rule_docs.h"
+#include "core/nesting.h"
 #include "core/walk.h"
 #include "parsers/config.h"
 
@@ -265,4 +267,72 @@ TEST_CASE("a released source re-reads its lines, one file at a time, and only wh
   CHECK(hash_bytes("abc") != hash_bytes("abd"));
   CHECK(hash_bytes("") != hash_bytes(std::string(1, '\0')));
   fs::remove_all(dir);
+}
+
+namespace {
+
+// What YAML::LoadAll gives, flattened like yaml_entries: path, value and the value's mark,
+// for every scalar and null below the top (the reference for the one-pass reader).
+void flatten(const YAML::Node& n, const std::string& path, std::vector<std::string>& out, int depth = 0) {
+  if (depth > 50) return;
+  auto at = [](const YAML::Node& x) { return "@" + std::to_string(x.Mark().line + 1) + ":" + std::to_string(x.Mark().column + 1); };
+  if (n.IsScalar() && !path.empty()) out.push_back(path + "=" + n.Scalar() + at(n));
+  if (n.IsNull() && !path.empty()) out.push_back(path + "=~");
+  if (n.IsMap()) {
+    for (auto it = n.begin(); it != n.end(); ++it) {
+      std::string k = it->first.IsScalar() ? it->first.Scalar() : "?";
+      if (k == "<<" && it->second.IsMap()) {
+        for (auto m = it->second.begin(); m != it->second.end(); ++m)
+          if (m->first.IsScalar()) flatten(m->second, path + "/" + m->first.Scalar(), out, depth + 1);
+      } else if (k != "<<") {
+        flatten(it->second, path + "/" + k, out, depth + 1);
+      }
+    }
+  }
+  if (n.IsSequence())
+    for (size_t i = 0; i < n.size(); ++i) flatten(n[i], path + "/[" + std::to_string(i) + "]", out, depth + 1);
+}
+
+}  // namespace
+
+TEST_CASE("yaml_entries reads in one pass what YAML::LoadAll gives", "[config]") {
+  const std::vector<std::string> texts = {
+      "a: 1\nb: [x, {c: ~}]\n",
+      "base: &b {lr: 1e-4, tp: 2}\nrun:\n  <<: *b\n  tp: 4\nlist: [*b, *b]\n",
+      "---\na: 1\n---\n---\n- x\n- ? [k]\n  : v\n...\n",
+      "dup: 1\ndup: 2\nnull_key:\n~: z\nempty: ''\n",
+      "seq:\n- &s one\n- *s\n- !!str 12\n- 'q' \n- \"d\\n\"\nblock: |\n  line\n",
+  };
+  for (const std::string& t : texts) {
+    INFO(t);
+    SourceFile f("c.yaml", t);
+    std::vector<ConfigEntry> es;
+    ParseDiag d;
+    yaml_entries(f, es, d);
+    CHECK(d.notes.empty());
+    std::vector<std::string> got, want;
+    for (const ConfigEntry& e : es) {
+      std::string p;
+      for (const auto& k : e.path) p += "/" + k;
+      if (!e.scalar) continue;
+      bool null = e.value.empty() && e.value_loc.range == e.key_loc.range;
+      got.push_back(p + "=" + (null ? "~" : e.value + "@" + std::to_string(e.value_loc.range.line) + ":" +
+                                                 std::to_string(e.value_loc.range.col)));
+    }
+    for (const YAML::Node& n : YAML::LoadAll(t)) flatten(n, "", want);
+    CHECK(got == want);
+  }
+}
+
+TEST_CASE("max_nesting: brackets found at every offset of the 8-byte blocks it skips", "[core]") {
+  for (size_t pad = 0; pad < 24; ++pad) {
+    std::string t = std::string(pad, 'x') + "[(" + std::string(pad % 9, 'y') + "{})]" + std::string(pad, 'z');
+    NestingScan s = max_nesting(t);
+    CHECK(s.depth == 3);
+    CHECK(s.offset == pad + 2 + pad % 9);
+  }
+  NestingScan deep = max_nesting(std::string(10, 'a') + std::string(50, '['), 20);
+  CHECK(deep.depth == 21);
+  CHECK(deep.offset == 30);
+  CHECK(max_nesting(std::string(100, 'a')).depth == 0);
 }

@@ -1,9 +1,12 @@
 // Unit tests for the Python and notebook layers.
 #include <catch2/catch.hpp>
 
+#include <nlohmann/json.hpp>
 #include <tree_sitter/api.h>
 
 #include "core/registry.h"
+#include "engine/prefilter.h"
+#include "parsers/json_quick.h"
 #include "parsers/python.h"
 
 extern "C" const TSLanguage* tree_sitter_python(void);
@@ -265,4 +268,78 @@ TEST_CASE("...Config(...) keyword literals become config entries", "[python]") {
   for (const ConfigEntry& e : f.config) got.push_back(e.dotted() + "=" + e.value);
   CHECK(got == std::vector<std::string>{"job.seed=7", "job.parallelism.tensor_parallel_degree=2",
                                         "grpo.vllm_tensor_parallel_size=2", "grpo.use_vllm=true"});
+}
+
+namespace {
+
+// Records the SAX events a JSON reader sends, to compare json_quick with nlohmann.
+struct EventLog : nlohmann::json_sax<nlohmann::json> {
+  std::string log;
+  bool null() override { log += 'v'; return true; }
+  bool boolean(bool) override { return null(); }
+  bool number_integer(number_integer_t) override { return null(); }
+  bool number_unsigned(number_unsigned_t) override { return null(); }
+  bool number_float(number_float_t, const string_t&) override { return null(); }
+  bool string(string_t& s) override { log += "s(" + s + ")"; return true; }
+  bool binary(binary_t&) override { return null(); }
+  bool start_object(std::size_t) override { log += '{'; return true; }
+  bool key(string_t& k) override { log += "k(" + k + ")"; return true; }
+  bool end_object() override { log += '}'; return true; }
+  bool start_array(std::size_t) override { log += '['; return true; }
+  bool end_array() override { log += ']'; return true; }
+  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override { return false; }
+  bool wants_string() const { return true; }
+};
+
+}  // namespace
+
+TEST_CASE("json_quick accepts only what nlohmann accepts, with the same events", "[notebook]") {
+  const std::vector<std::string> ok = {
+      "{}", " [ ] ", "{\"a\": [1, -2.5e+10, true, false, null, \"x\"]}", "\"\\u00e9\\ud83d\\ude00\\n\\/\"",
+      "{\"k\\u0065y\": {\"a\": {}}, \"b\": [[], [{}]]}", "0", "-0.0", "123456789012345678901234567890",
+      "{\"cells\": [{\"source\": \"caf\xc3\xa9\"}]}"};
+  for (const std::string& s : ok) {
+    INFO(s);
+    EventLog quick, full;
+    CHECK(json_quick::check(s, quick));
+    CHECK(nlohmann::json::sax_parse(s, &full));
+    CHECK(quick.log == full.log);
+  }
+  // invalid, or valid but left to nlohmann (a number it may find out of range)
+  const std::vector<std::string> refused = {
+      "", "{", "[1,]", "{\"a\":1,}", "{\"a\" 1}", "01", "1.", "-", "+1", "tru", "truex", "[1 2]",
+      "\"\\ud800\"", "\"\\udc00\"", "\"\\ud800\\u0041\"", "\"\\x41\"", "\"a\tb\"", "\"abc", "1e400", "1e99999",
+      "{} {}", "{'a': 1}", "[1] x"};
+  for (const std::string& s : refused) {
+    INFO(s);
+    EventLog quick;
+    CHECK_FALSE(json_quick::check(s, quick));
+  }
+}
+
+TEST_CASE("json_quick: strings with long runs and stops at every offset", "[notebook]") {
+  for (size_t pad = 0; pad < 20; ++pad) {
+    std::string body(pad, 'A');
+    EventLog a, b;
+    std::string s = "[\"" + body + "\\\"" + body + "\"]";
+    CHECK(json_quick::check(s, a));
+    CHECK(nlohmann::json::sax_parse(s, &b));
+    CHECK(a.log == b.log);
+    std::string bad = "[\"" + body + "\x01" + body + "\"]";
+    CHECK_FALSE(json_quick::check(bad, a));
+  }
+}
+
+TEST_CASE("prefilter: string escapes count only when the decoded text holds a word", "[prefilter]") {
+  Prefilter on(true), off(false);
+  CHECK_FALSE(on.wanted(FileKind::Python, "x = 1\n"));
+  CHECK(on.wanted(FileKind::Python, "flags = ['-gencode', 'arch=compute_121a']\n"));
+  CHECK(on.wanted(FileKind::Python, "s = '\\x6evcc'\n"));            // \x6e: n
+  CHECK(on.wanted(FileKind::Python, "s = 'AR\\u0043H_LIST'\n"));      // \u0043: C
+  CHECK(on.wanted(FileKind::Python, "s = 'f\\U00000070\\x34'\n"));    // fp4
+  CHECK(on.wanted(FileKind::Python, "s = 'nv\\\nc\\x63'\n"));       // decoded, the lines join: nvcc
+  CHECK_FALSE(on.wanted(FileKind::Python, "table = '\\x41\\x42\\u0043'  # ABC\n"));
+  CHECK_FALSE(on.wanted(FileKind::Python, "s = '\\\\x41RCH'\n"));    // an escaped backslash: \x41RCH
+  CHECK(off.wanted(FileKind::Python, "x = 1\n"));
+  CHECK(on.wanted(FileKind::Shell, "echo hi\n"));
 }
