@@ -762,7 +762,9 @@ int main(int argc, char** argv) {
   app.footer(
       "Exit status: 0 no finding at or above --fail-on; 1 findings (a file that cannot be parsed counts as an "
       "error); 2 bad input (command line, configuration, suppression comment, baseline, missing path).\nConfiguration: .sparkcheck.yaml or pyproject.toml "
-      "[tool.sparkcheck], found from the linted path upwards (`sparkcheck config` shows it).");
+      "[tool.sparkcheck], found from the linted path upwards (`sparkcheck config` shows it).\nCache: parsed facts are kept "
+      "in .sparkcheck_cache/ in the lint root (else $XDG_CACHE_HOME/sparkcheck); --no-cache or SPARKCHECK_NO_CACHE=1 "
+      "turns it off.");
   app.set_version_flag("--version", std::string("sparkcheck ") + sc::tool_version());
   LintArgs lint;
   ConfigArgs config;

@@ -1,5 +1,8 @@
 #include "engine/facts_cache.h"
 
+#include <sys/stat.h>
+
+#include <algorithm>
 #include <type_traits>
 
 #include "engine/prefilter.h"
@@ -60,6 +63,19 @@ uint64_t layout_id() {
                           sizeof(CiJob), sizeof(Expansion), sizeof(FileFacts), sizeof(SuppressDirective),
                           sizeof(Notification), sizeof(ParsedFile)};
   return hash_bytes(std::string_view(reinterpret_cast<const char*>(sizes), sizeof sizes));
+}
+
+// The version and the running binary's size and modification time: a rebuild of the same
+// version (parsers changed, not yet committed) starts a new cache.
+const std::string& tool_id() {
+  static const std::string id = [] {
+    std::string v = SPARKCHECK_VERSION;
+    struct stat st;
+    if (stat("/proc/self/exe", &st) == 0)
+      v += " " + std::to_string(st.st_size) + " " + std::to_string(st.st_mtim.tv_sec) + "." + std::to_string(st.st_mtim.tv_nsec);
+    return v;
+  }();
+  return id;
 }
 
 // Lines and columns of a file of `size` bytes lie within [0, size + 2] (a generous bound).
@@ -132,7 +148,7 @@ class Writer {
 // later read returns zeros, so decoding runs to its end without touching memory it should not.
 class Reader {
  public:
-  explicit Reader(std::string_view in) : in_(in) {}
+  explicit Reader(std::string_view in) : in_(in), budget_(std::min<size_t>(in.size() * 40 + (1u << 20), size_t(1) << 30)) {}
   std::string display;
   size_t bound = 0;
   bool bad = false;
@@ -170,6 +186,7 @@ class Reader {
   }
   void operator()(std::string& v) {
     size_t n = count();
+    if (!spend(n)) return;
     v.assign(in_.substr(pos_, n));
     pos_ += n;
   }
@@ -205,12 +222,20 @@ class Reader {
     (*this)(l.range);
   }
   template <class T> void operator()(std::vector<T>& v) {
-    v.resize(count());
+    size_t n = count();
+    if (!spend(n * sizeof(T))) return;
+    v.resize(n);
     for (T& x : v) (*this)(x);
+  }
+  // Memory the decoded facts may take: a forged count of tiny records must not blow it up.
+  bool spend(size_t bytes) {
+    if (bytes > budget_) bad = true;
+    else budget_ -= bytes;
+    return !bad;
   }
   template <class A, class B> void operator()(std::pair<A, B>& p) { (*this)(p.first), (*this)(p.second); }
   void operator()(std::map<std::string, std::string>& m) {
-    for (size_t n = count(); n > 0 && !bad; --n) {
+    for (size_t n = count(); n > 0 && spend(sizeof(std::string) * 2 + 32); --n) {
       std::string k, v;
       (*this)(k), (*this)(v);
       m[std::move(k)] = std::move(v);
@@ -221,6 +246,7 @@ class Reader {
  private:
   std::string_view in_;
   size_t pos_ = 0;
+  size_t budget_;  // bytes: 40 times the input (records are about 10 times their encoding), at most 1 GiB
 };
 
 // ---- the fields of each struct, in one order for writing and reading -------------------
@@ -347,6 +373,7 @@ void read_entry(Reader& r, const std::string& root, ParseCache& cache) {
   e.hash = r.fixed64();
   r(e.disk);
   std::string abs = abs_in(root, display);
+  if (!r.spend(sizeof(ParsedFile) + sizeof(ParseCache::Entry) + 2 * abs.size())) return;
   std::shared_ptr<ParsedFile> pf = read_source(r, abs);
   r(e.notes), r(e.read_notes), r(pf->facts), r(pf->suppressions), r(pf->suppression_problems);
   if (!consistent(pf->facts) || !starts_with(e.key, display + "\n")) r.bad = true;
@@ -383,7 +410,7 @@ std::string encode_cache(const ParseCache& cache, const std::string& root, const
   std::string r = root, o = options;
   p(r), p(o), p.u(n);
   payload += entries;
-  std::string out(kMagic), version = SPARKCHECK_VERSION;
+  std::string out(kMagic), version = tool_id();
   Writer h(out);
   h.fixed32(kFormat), h(version), h.fixed64(layout_id()), h.fixed64(payload.size()), h.fixed64(hash_bytes(payload));
   if (skipped) *skipped = left_out;
@@ -400,7 +427,7 @@ bool check_header(std::string_view bytes, std::string_view& payload, std::string
   if (r.bad || format != kFormat) return why = "written in another cache format", false;
   std::string version;
   r(version);
-  if (r.bad || version != SPARKCHECK_VERSION) return why = "written by another sparkcheck version", false;
+  if (r.bad || version != tool_id()) return why = "written by another sparkcheck version or build", false;
   uint64_t layout = r.fixed64(), size = r.fixed64(), sum = r.fixed64();
   if (r.bad || layout != layout_id()) return why = "written by another build", false;
   if (size != r.left()) return why = "truncated or padded (the payload size differs)", false;

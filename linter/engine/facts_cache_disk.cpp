@@ -199,8 +199,11 @@ void load(const std::string& root, const std::string& options, ParseCache& cache
 void save(const std::string& root, const std::string& options, const ParseCache& cache, CacheReport& rep) {
   auto t0 = std::chrono::steady_clock::now();
   std::string why;
-  if (write_cache_file(rep.file, encode_cache(cache, root, options), why)) rep.saved = true;
-  else rep.note += (rep.note.empty() ? "" : "; ") + ("cache not written: " + why);
+  size_t left_out = 0;
+  auto add = [&](const std::string& what) { rep.note += (rep.note.empty() ? "" : "; ") + what; };
+  if (write_cache_file(rep.file, encode_cache(cache, root, options, &left_out), why)) rep.saved = true;
+  else add("cache not written: " + why);
+  if (left_out) add(std::to_string(left_out) + " files not cached (facts naming another file)");
   rep.save_ms = ms_since(t0);
 }
 

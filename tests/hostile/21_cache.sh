@@ -6,25 +6,26 @@ unset SPARKCHECK_NO_CACHE SPARKCHECK_CACHE_DIR
 export XDG_CACHE_HOME="$T/xdg"
 printf 'FROM nvcr.io/nvidia/pytorch:24.01-py3\nRUN pip install flash-attn\n' > repo/Dockerfile
 printf 'torch==2.1.0\n' > repo/requirements.txt
-lim lint repo --no-cache -f json; cp "$T/out" "$T/want.json"
-same_as_no_cache() { lim lint repo -v -f json; finished; cmp -s "$T/out" "$T/want.json" || { show; fail "$1: findings differ"; }; }
+cd repo  # lint from inside the repository: it is the lint root
+lim lint . --no-cache -f json; cp "$T/out" "$T/want.json"
+same_as_no_cache() { lim lint . -v -f json; finished; cmp -s "$T/out" "$T/want.json" || { show; fail "$1: findings differ"; }; }
 
 # a symbolic link to a directory elsewhere: not written through, the user cache is used
-mkdir victim && ln -s "$T/victim" repo/.sparkcheck_cache
+mkdir "$T/victim" && ln -s "$T/victim" .sparkcheck_cache
 same_as_no_cache "linked cache dir"
-[ -z "$(ls -A victim)" ] || fail "wrote through a linked .sparkcheck_cache"
+[ -z "$(ls -A "$T/victim")" ] || fail "wrote through a linked .sparkcheck_cache"
 has "fell back to $T/xdg/sparkcheck" "$T/err"
-rm repo/.sparkcheck_cache && ln -s /etc repo/.sparkcheck_cache
+rm .sparkcheck_cache && ln -s /etc .sparkcheck_cache
 same_as_no_cache "cache dir linked to /etc"
-rm repo/.sparkcheck_cache && mkfifo repo/.sparkcheck_cache
+rm .sparkcheck_cache && mkfifo .sparkcheck_cache
 same_as_no_cache "FIFO cache dir"
-rm repo/.sparkcheck_cache
+rm .sparkcheck_cache
 
 # the cache file itself: a FIFO, a link to /dev/zero, a huge sparse file, truncated, forged
-lim lint repo -f json; finished
-f=$(ls repo/.sparkcheck_cache/facts-*.bin) || fail "no cache file written"
+lim lint . -f json; finished
+f=$(ls .sparkcheck_cache/facts-*.bin) || fail "no cache file written"
 cp "$f" "$T/good.bin"
-lim lint repo -v -f json; has " 0 misses;" "$T/err"
+lim lint . -v -f json; has " 0 misses;" "$T/err"
 rm "$f"; mkfifo "$f"; same_as_no_cache "FIFO cache file"; has "cache file ignored" "$T/err"
 rm "$f"; ln -s /dev/zero "$f"; same_as_no_cache "cache file linked to /dev/zero"; has "cache file ignored" "$T/err"
 rm -f "$f"; truncate -s 3G "$f"; same_as_no_cache "huge cache file"; has "cache file ignored" "$T/err"
@@ -67,12 +68,12 @@ has "cache file ignored" "$T/err"
 forge "Dockerfile" "/etc/hosts"; same_as_no_cache "entry renamed to an absolute path"; has "cache file ignored" "$T/err"
 forge "requirements.txt" "requirements.tx2"; same_as_no_cache "entry for a file that is not there"
 # a Dockerfile inside the cache dir is never linted, walked or named
-printf 'FROM nvcr.io/nvidia/pytorch:24.01-py3\n' > repo/.sparkcheck_cache/Dockerfile
-lim lint repo -f json; finished; hasnt "sparkcheck_cache" "$T/out"
-lim lint repo/.sparkcheck_cache/Dockerfile -f json; finished; hasnt "sparkcheck_cache/Dockerfile\"" "$T/out"
+printf 'FROM nvcr.io/nvidia/pytorch:24.01-py3\n' > .sparkcheck_cache/Dockerfile
+lim lint . -f json; finished; hasnt "sparkcheck_cache" "$T/out"
+lim lint .sparkcheck_cache/Dockerfile -f json; finished; has '"files_linted": 0' "$T/out"; has "inside sparkcheck's cache" "$T/out"
 # concurrent runs: every writer renames a whole file; the last one wins, none is torn
-rm -f repo/.sparkcheck_cache/facts-*.bin
-for i in 1 2 3 4; do "$SC" lint repo -f json >/dev/null 2>&1 & done; wait
-lim lint repo -v -f json; has " 0 misses;" "$T/err"
-ls -a repo/.sparkcheck_cache | grep -q '\.tmp$' && fail "temporary cache file left"
+rm -f .sparkcheck_cache/facts-*.bin
+for i in 1 2 3 4; do "$SC" lint . -f json >/dev/null 2>&1 & done; wait
+lim lint . -v -f json; has " 0 misses;" "$T/err"
+ls -a .sparkcheck_cache | grep -q '\.tmp$' && fail "temporary cache file left"
 true
