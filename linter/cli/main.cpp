@@ -537,6 +537,13 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
 }
 
 // -v: what the run used and what it left out, on standard error.
+// Why this run uses no facts cache (null: it does).
+const char* cache_off_reason(const LintArgs& a) {
+  if (!a.stdin_filename.empty()) return "standard input";
+  if (a.no_cache) return "--no-cache";
+  return cache_off_by_env() ? "SPARKCHECK_NO_CACHE" : nullptr;
+}
+
 // -v: where the facts cache is and what it saved.
 void print_cache(const sc::CacheReport& c, const char* off) {
   if (off) {
@@ -546,7 +553,7 @@ void print_cache(const sc::CacheReport& c, const char* off) {
   if (c.used)
     std::cerr << "sparkcheck: cache: " << sc::term_safe(c.file) << ": " << c.hits << " hits, " << c.misses
               << " misses; loaded " << c.loaded << " entries in " << std::setprecision(1) << std::fixed << c.load_ms
-              << " ms; " << (c.saved ? "saved in " + std::to_string(static_cast<int>(c.save_ms + 0.5)) + " ms" : std::string("unchanged, not written"))
+              << " ms CPU; " << (c.saved ? "saved in " + std::to_string(static_cast<int>(c.save_ms + 0.5)) + " ms CPU" : std::string("unchanged, not written"))
               << "\n";
   if (!c.note.empty()) std::cerr << "sparkcheck: cache: " << sc::term_safe(c.note) << "\n";
 }
@@ -643,9 +650,7 @@ int cmd_lint(LintArgs& a, int argc, char** argv) {
     res = sc::run_lint(opt);
     opt.progress = nullptr;
   }
-  const char* cache_off = !a.stdin_filename.empty() ? "standard input" : a.no_cache ? "--no-cache"
-                          : cache_off_by_env() ? "SPARKCHECK_NO_CACHE" : nullptr;
-  if (a.verbose && !a.quiet) print_verbose(res, cfg, seconds_since(t0), cache_off);
+  if (a.verbose && !a.quiet) print_verbose(res, cfg, seconds_since(t0), cache_off_reason(a));
   if (a.show_files) return show_files(res) && res.complete ? kExitClean : kExitError;
   if (a.diff) return res.complete ? print_diff(res, a) : kExitError;
   bool failed = false;

@@ -112,6 +112,7 @@ class Writer {
     u(v.size());
     out_.append(v);
   }
+  void raw(std::string_view bytes) { out_.append(bytes); }
   void operator()(bool& v) { out_.push_back(v ? 1 : 0); }
   void operator()(int& v) { s(v); }
   void operator()(int64_t& v) { s(v); }
@@ -154,6 +155,7 @@ class Reader {
   bool bad = false;
 
   size_t left() const { return in_.size() - pos_; }
+  size_t pos() const { return pos_; }
   bool at_end() const { return pos_ == in_.size(); }
   uint64_t u() {
     uint64_t v = 0;
@@ -335,11 +337,16 @@ void write_source(Writer& w, const SourceFile& src, uint64_t hash) {
 }
 
 // One entry: its display path, key, hash, stamp, the file's text (or size), notes, then facts.
-void write_entry(Writer& w, const std::string& display, const ParseCache::Entry& e) {
+void write_entry(Writer& w, const std::string& display, const ParseCache::Entry& e, const EncodedEntries* raw) {
   auto& m = const_cast<ParseCache::Entry&>(e);  // Writer reads through the same fields() as Reader
   auto& pf = const_cast<ParsedFile&>(*e.file);
   w.display = display;
   w(w.display), w(m.key), w.fixed64(m.hash), w(m.disk);
+  if (raw) {
+    auto it = raw->by_file.find(e.file.get());
+    if (it != raw->by_file.end() && it->second.at + it->second.len <= raw->buf->size())
+      return w.raw(std::string_view(*raw->buf).substr(it->second.at, it->second.len));  // as loaded (checked then)
+  }
   write_source(w, pf.src, pf.content_hash);
   w(m.notes), w(m.read_notes), w(pf.facts), w(pf.suppressions), w(pf.suppression_problems);
 }
@@ -363,7 +370,7 @@ std::shared_ptr<ParsedFile> read_source(Reader& r, const std::string& abs) {
 }
 
 // Reads one entry into `cache` (keyed by its absolute path under `root`).
-void read_entry(Reader& r, const std::string& root, ParseCache& cache) {
+void read_entry(Reader& r, const std::string& root, ParseCache& cache, EncodedEntries* raw) {
   std::string display;
   r(display);
   if (r.bad || !safe_display(display)) return void(r.bad = true);
@@ -372,11 +379,13 @@ void read_entry(Reader& r, const std::string& root, ParseCache& cache) {
   r(e.key);
   e.hash = r.fixed64();
   r(e.disk);
+  size_t at = r.pos();
   std::string abs = abs_in(root, display);
   if (!r.spend(sizeof(ParsedFile) + sizeof(ParseCache::Entry) + 2 * abs.size())) return;
   std::shared_ptr<ParsedFile> pf = read_source(r, abs);
   r(e.notes), r(e.read_notes), r(pf->facts), r(pf->suppressions), r(pf->suppression_problems);
   if (!consistent(pf->facts) || !starts_with(e.key, display + "\n")) r.bad = true;
+  if (raw) raw->by_file[pf.get()] = {pf, at, r.pos() - at};
   e.file = std::move(pf);
   if (!r.bad && !cache.entries.emplace(std::move(abs), std::move(e)).second) r.bad = true;  // twice
 }
@@ -389,32 +398,44 @@ std::string cache_options_text(const LintOptions& opt) {
          "+max=" + std::to_string(opt.max_file_bytes);
 }
 
-std::string encode_cache(const ParseCache& cache, const std::string& root, const std::string& options, size_t* skipped) {
-  std::string entries;
-  Writer w(entries);
-  size_t n = 0, left_out = 0;
+namespace {
+
+// Overwrites 8 bytes at `at` with `v`, little-endian.
+void patch64(std::string& out, size_t at, uint64_t v) {
+  for (int i = 0; i < 8; ++i) out[at + static_cast<size_t>(i)] = static_cast<char>(v >> (8 * i));
+}
+
+}  // namespace
+
+// One buffer, no copies: the header with room for the payload's size and checksum, the
+// payload's root, options and entry count (fixed 8 bytes), the entries, then the patches.
+std::string encode_cache(const ParseCache& cache, const std::string& root, const std::string& options, size_t* skipped,
+                         const EncodedEntries* raw) {
+  std::string out(kMagic), version = tool_id(), r = root, o = options;
+  out.reserve((raw && raw->buf ? raw->buf->size() : 0) + (1u << 16));
+  Writer w(out);
+  w.fixed32(kFormat), w(version), w.fixed64(layout_id()), w.fixed64(0), w.fixed64(0);
+  size_t payload_at = out.size();
+  w(r), w(o);
+  size_t count_at = out.size(), n = 0, left_out = 0;
+  w.fixed64(0);
   for (const auto& [abs, e] : cache.entries) {
     std::string display = e.file ? e.file->src.path() : std::string();
     if (!e.file || !safe_display(display) || abs != abs_in(root, display) || e.key.find("\nbuffer") != std::string::npos) {
       ++left_out;
       continue;
     }
-    size_t mark = entries.size();
+    size_t mark = out.size();
     w.foreign = false;
-    write_entry(w, display, e);
-    if (w.foreign) entries.resize(mark), ++left_out;
+    write_entry(w, display, e, raw);
+    if (w.foreign) out.resize(mark), ++left_out;
     else ++n;
   }
-  std::string payload;
-  Writer p(payload);
-  std::string r = root, o = options;
-  p(r), p(o), p.u(n);
-  payload += entries;
-  std::string out(kMagic), version = tool_id();
-  Writer h(out);
-  h.fixed32(kFormat), h(version), h.fixed64(layout_id()), h.fixed64(payload.size()), h.fixed64(hash_bytes(payload));
+  patch64(out, count_at, n);
+  patch64(out, payload_at - 16, out.size() - payload_at);
+  patch64(out, payload_at - 8, hash_bytes(std::string_view(out).substr(payload_at)));
   if (skipped) *skipped = left_out;
-  return out + payload;
+  return out;
 }
 
 namespace {
@@ -439,7 +460,7 @@ bool check_header(std::string_view bytes, std::string_view& payload, std::string
 }  // namespace
 
 bool decode_cache(std::string_view bytes, const std::string& root, const std::string& options, ParseCache& out,
-                  std::string& why) {
+                  std::string& why, EncodedEntries* raw) {
   out.entries.clear();
   std::string_view payload;
   if (!check_header(bytes, payload, why)) return false;
@@ -447,9 +468,14 @@ bool decode_cache(std::string_view bytes, const std::string& root, const std::st
   std::string r_root, r_opts;
   r(r_root), r(r_opts);
   if (r.bad || r_root != root || r_opts != options) return why = "written for another root or options", false;
-  for (size_t n = r.count(); n > 0 && !r.bad; --n) read_entry(r, root, out);
+  uint64_t n = r.fixed64();
+  if (n > r.left()) r.bad = true;  // each entry takes bytes
+  for (; n > 0 && !r.bad; --n) read_entry(r, root, out, raw);
+  if (raw)  // offsets in the payload -> in the buffer
+    for (auto& [file, ref] : raw->by_file) ref.at += static_cast<size_t>(payload.data() - raw->buf->data());
   if (r.bad || !r.at_end()) {
     out.entries.clear();
+    if (raw) raw->by_file.clear();
     return why = "an entry is inconsistent (a count, range, path or index out of bounds)", false;
   }
   return true;

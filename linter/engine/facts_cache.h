@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 
 #include "engine/engine.h"
 
@@ -18,14 +19,27 @@ namespace sc {
 // The options of a run that change what reading and parsing make of a file.
 std::string cache_options_text(const LintOptions& opt);
 
+// Where a loaded cache holds each entry's notes and file, by the ParsedFile read from there
+// (kept alive here, so no other file can take its address): an entry saved again with that
+// same file is copied from these bytes instead of encoded anew.
+struct EncodedEntries {
+  std::shared_ptr<const std::string> buf;  // the cache file's bytes
+  struct Ref {
+    std::shared_ptr<const ParsedFile> file;
+    size_t at = 0, len = 0;
+  };
+  std::unordered_map<const ParsedFile*, Ref> by_file;
+};
+
 // The whole cache file for the entries of `cache` that belong under `root`; entries from
 // buffers, outside the root, or naming another file are left out (they are parsed again).
 std::string encode_cache(const ParseCache& cache, const std::string& root, const std::string& options,
-                         size_t* skipped = nullptr);
+                         size_t* skipped = nullptr, const EncodedEntries* raw = nullptr);
 // Reads a cache file into `out` (replacing its entries). False, with `why`, on any
 // inconsistency; `out` is then empty.
+// With `raw` (its buf holding `bytes`), records where each entry lies in the buffer.
 bool decode_cache(std::string_view bytes, const std::string& root, const std::string& options, ParseCache& out,
-                  std::string& why);
+                  std::string& why, EncodedEntries* raw = nullptr);
 
 // The directory for the cache: `dir` when given, else <root>/.sparkcheck_cache when usable,
 // else $XDG_CACHE_HOME/sparkcheck (~/.cache/sparkcheck). Created when missing (with a

@@ -240,3 +240,25 @@ TEST_CASE("facts cache: files on disk are written whole and never read through a
   else ::unsetenv("XDG_CACHE_HOME");
   fs::remove_all(dir);
 }
+
+TEST_CASE("facts cache: entries loaded from a buffer are saved again byte for byte") {
+  std::string first = encode_cache(one_entry(), kRoot, "o");
+  EncodedEntries raw;
+  raw.buf = std::make_shared<const std::string>(first);
+  ParseCache back;
+  std::string why;
+  REQUIRE(decode_cache(*raw.buf, kRoot, "o", back, why, &raw));
+  REQUIRE(raw.by_file.count(back.entries.begin()->second.file.get()));
+  CHECK(encode_cache(back, kRoot, "o", nullptr, &raw) == first);
+  back.entries.begin()->second.disk.ctime_ns += 1;  // the stamp is written anew, the rest copied
+  ParseCache again;
+  REQUIRE(decode_cache(encode_cache(back, kRoot, "o", nullptr, &raw), kRoot, "o", again, why));
+  CHECK(again.entries.begin()->second.disk.ctime_ns == back.entries.begin()->second.disk.ctime_ns);
+  CHECK(again.entries.begin()->second.file->facts.locked.at("torch") == "2.9.1");
+  // a file parsed anew (another ParsedFile) is encoded anew
+  auto fresh = std::make_shared<ParsedFile>(*back.entries.begin()->second.file);
+  fresh->facts.locked["torch"] = "2.10.0";
+  back.entries.begin()->second.file = fresh;
+  REQUIRE(decode_cache(encode_cache(back, kRoot, "o", nullptr, &raw), kRoot, "o", again, why));
+  CHECK(again.entries.begin()->second.file->facts.locked.at("torch") == "2.10.0");
+}
