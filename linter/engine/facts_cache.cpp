@@ -384,7 +384,7 @@ void read_entry(Reader& r, const std::string& root, ParseCache& cache, EncodedEn
   if (!r.spend(sizeof(ParsedFile) + sizeof(ParseCache::Entry) + 2 * abs.size())) return;
   std::shared_ptr<ParsedFile> pf = read_source(r, abs);
   r(e.notes), r(e.read_notes), r(pf->facts), r(pf->suppressions), r(pf->suppression_problems);
-  if (!consistent(pf->facts) || !starts_with(e.key, display + "\n")) r.bad = true;
+  if (!consistent(pf->facts) || !starts_with(e.key, display + "\n") || e.hash != pf->content_hash) r.bad = true;
   if (raw) raw->by_file[pf.get()] = {pf, at, r.pos() - at};
   e.file = std::move(pf);
   if (!r.bad && !cache.entries.emplace(std::move(abs), std::move(e)).second) r.bad = true;  // twice
