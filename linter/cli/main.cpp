@@ -173,7 +173,18 @@ bool resolve_config(const std::string& explicit_file, bool no_config, const std:
     std::error_code ec;
     cfg.base_dir = std::filesystem::current_path(ec).generic_string();
   }
+  if (const char* dir = std::getenv("SPARKCHECK_CACHE_DIR"); dir && *dir) {
+    std::error_code ec;
+    cfg.cache_dir = {std::filesystem::absolute(dir, ec).lexically_normal().generic_string(),
+                     sc::Origin::cli("$SPARKCHECK_CACHE_DIR")};
+  }
   return true;
+}
+
+// SPARKCHECK_NO_CACHE set (to anything but 0): no facts cache, as --no-cache.
+bool cache_off_by_env() {
+  const char* v = std::getenv("SPARKCHECK_NO_CACHE");
+  return v && *v && std::string(v) != "0";
 }
 
 // Absolute directory holding `file` (baselines key their paths to it).
@@ -207,7 +218,8 @@ struct LintArgs {
   std::vector<std::string> extend_select, extend_ignore;
   bool no_ignore = false, no_config = false, no_inline_ignore = false, show_suppressed = false;
   bool statistics = false, exit_zero = false, show_files = false, quiet = false, no_prefilter = false;
-  bool fix = false, unsafe_fixes = false, diff = false, include_tests = false;
+  bool fix = false, unsafe_fixes = false, diff = false, include_tests = false, no_cache = false;
+  std::string cache_dir;
   int verbose = 0;
   size_t jobs = 0;
   std::string sparks;
@@ -261,6 +273,10 @@ void add_lint_command(CLI::App& app, LintArgs& a) {
       ->check(CLI::Range(size_t{1}, size_t{64}));
   lint->add_flag("--no-prefilter", a.no_prefilter,
                  "Parse every file, also those without a trigger word (audit; same as SPARKCHECK_NO_PREFILTER=1)");
+  lint->add_flag("--no-cache", a.no_cache,
+                 "Do not read or write the facts cache (same as SPARKCHECK_NO_CACHE=1)");
+  lint->add_option("--cache-dir", a.cache_dir,
+                   "Keep the facts cache in DIR (default: .sparkcheck_cache in the lint root; $SPARKCHECK_CACHE_DIR)");
   lint->add_flag("-q,--quiet", a.quiet, "Print the findings only: no progress, no messages on standard error");
   lint->add_flag("-v,--verbose", a.verbose, "Print the configuration in use, timings and skipped files on standard error");
   lint->add_flag("--fix", a.fix, "Apply the safe fixes to the files, then report what remains");
@@ -382,6 +398,11 @@ bool lint_config(const LintArgs& a, sc::Config& cfg) {
   if (a.cmd->count("--max-file-size")) cfg.max_file_size = {a.max_mb, sc::Origin::cli("--max-file-size")};
   if (int n = 0; !a.sparks.empty() && sc::parse_sparks(a.sparks, n)) cfg.sparks = {n, sc::Origin::cli("--sparks")};
   if (a.include_tests) cfg.include_tests = {true, sc::Origin::cli("--include-tests")};
+  if (!a.cache_dir.empty()) {
+    std::error_code ec;
+    cfg.cache_dir = {std::filesystem::absolute(a.cache_dir, ec).lexically_normal().generic_string(),
+                     sc::Origin::cli("--cache-dir")};
+  }
   return true;
 }
 
@@ -393,6 +414,7 @@ bool lint_options(const LintArgs& a, const sc::Config& cfg, sc::LintOptions& opt
   sc::apply_config(cfg, opt);
   opt.jobs = a.jobs;
   if (a.no_prefilter) opt.prefilter = false;
+  opt.disk_cache = !a.no_cache && !cache_off_by_env();
   if (!cfg.baseline.value.empty() && a.write_baseline.empty()) {
     sc::Baseline bl;
     std::string err;
@@ -516,7 +538,28 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
 }
 
 // -v: what the run used and what it left out, on standard error.
-void print_verbose(const sc::LintResult& res, const sc::Config& cfg, double lint_s) {
+// Why this run uses no facts cache (null: it does).
+const char* cache_off_reason(const LintArgs& a) {
+  if (!a.stdin_filename.empty()) return "standard input";
+  if (a.no_cache) return "--no-cache";
+  return cache_off_by_env() ? "SPARKCHECK_NO_CACHE" : nullptr;
+}
+
+// -v: where the facts cache is and what it saved.
+void print_cache(const sc::CacheReport& c, const char* off) {
+  if (off) {
+    std::cerr << "sparkcheck: cache: off (" << off << ")\n";
+    return;
+  }
+  if (c.used)
+    std::cerr << "sparkcheck: cache: " << sc::term_safe(c.file) << ": " << c.hits << " hits, " << c.misses
+              << " misses; loaded " << c.loaded << " entries in " << std::setprecision(1) << std::fixed << c.load_ms
+              << " ms CPU; " << (c.saved ? "saved in " + std::to_string(static_cast<int>(c.save_ms + 0.5)) + " ms CPU" : std::string("unchanged, not written"))
+              << "\n";
+  if (!c.note.empty()) std::cerr << "sparkcheck: cache: " << sc::term_safe(c.note) << "\n";
+}
+
+void print_verbose(const sc::LintResult& res, const sc::Config& cfg, double lint_s, const char* cache) {
   std::cerr << "sparkcheck: configuration: " << (cfg.file.empty() ? "none (defaults)" : cfg.file) << "\n"
             << "sparkcheck: select: " << (cfg.select.value.empty() ? "all rules" : join_list(cfg.select.value)) << " ("
             << cfg.select.from.str() << "); ignore: " << (cfg.ignore.value.empty() ? "none" : join_list(cfg.ignore.value))
@@ -528,6 +571,7 @@ void print_verbose(const sc::LintResult& res, const sc::Config& cfg, double lint
     if (!n.path.empty() && n.range.line <= 0)
       std::cerr << "sparkcheck: skipped or partly read: " << sc::term_safe(n.path) << " (" << n.id << ": "
                 << sc::term_safe(n.message) << ")\n";
+  print_cache(res.cache, cache);
   std::cerr << "sparkcheck: linted " << res.linted.size() << " files in " << std::fixed << std::setprecision(3) << lint_s
             << " s\n";
 }
@@ -642,7 +686,7 @@ int cmd_lint(LintArgs& a, int argc, char** argv) {
     res = sc::run_lint(opt);
     opt.progress = nullptr;
   }
-  if (a.verbose && !a.quiet) print_verbose(res, cfg, seconds_since(t0));
+  if (a.verbose && !a.quiet) print_verbose(res, cfg, seconds_since(t0), cache_off_reason(a));
   if (a.show_files) return show_files(res) && res.complete ? kExitClean : kExitError;
   if (a.diff) return res.complete ? print_diff(res, opt, a) : kExitError;
   bool failed = false;
@@ -759,7 +803,9 @@ int main(int argc, char** argv) {
   app.footer(
       "Exit status: 0 no finding at or above --fail-on; 1 findings (a file that cannot be parsed counts as an "
       "error); 2 bad input (command line, configuration, suppression comment, baseline, missing path).\nConfiguration: .sparkcheck.yaml or pyproject.toml "
-      "[tool.sparkcheck], found from the linted path upwards (`sparkcheck config` shows it).");
+      "[tool.sparkcheck], found from the linted path upwards (`sparkcheck config` shows it).\nCache: parsed facts are kept "
+      "in .sparkcheck_cache/ in the lint root (else $XDG_CACHE_HOME/sparkcheck); --no-cache or SPARKCHECK_NO_CACHE=1 "
+      "turns it off.");
   app.set_version_flag("--version", std::string("sparkcheck ") + sc::tool_version());
   LintArgs lint;
   ConfigArgs config;

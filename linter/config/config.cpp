@@ -196,6 +196,12 @@ struct Reader {
     cfg.baseline = {(fs::path(cfg.base_dir) / p).lexically_normal().generic_string(), o};
   }
 
+  void cache_dir(const Node& v, const std::string& k, const Origin& o) {
+    std::string p = scalar(v, k, "a directory path");
+    if (p.empty()) fail(v.line, "'cache-dir' must be a directory path");
+    cfg.cache_dir = {(fs::path(cfg.base_dir) / p).lexically_normal().generic_string(), o};
+  }
+
   void max_file_size(const Node& v, const std::string& k, const Origin& o) {
     std::string t = scalar(v, k, "a number of megabytes");
     double mb = 0;
@@ -263,6 +269,7 @@ struct Reader {
     else if (k == "respect-gitignore") cfg.respect_gitignore = {boolean(v, k), o};
     else if (k == "baseline") baseline(v, k, o);
     else if (k == "max-file-size") max_file_size(v, k, o);
+    else if (k == "cache-dir") cache_dir(v, k, o);
     else if (k == "target") target(v, kl);
     else if (k == "include-tests") cfg.include_tests = {boolean(v, k), o};
     else if (k == "severity") severity(v, kl);
@@ -299,6 +306,7 @@ std::string list_text(const std::vector<std::string>& v, bool quoted) {
 }  // namespace
 
 std::string Origin::str() const {
+  if (!flag.empty() && flag[0] == '$') return "environment (" + flag + ")";
   if (!flag.empty()) return "command line (" + flag + ")";
   if (!file.empty()) return file + ":" + std::to_string(line);
   return "default";
@@ -308,7 +316,7 @@ const std::vector<std::string>& config_keys() {
   static const std::vector<std::string> k = {
       "select", "ignore", "severity", "exclude", "per-file-ignores", "fail-on", "baseline",
       "allow-reasonless-suppressions", "inline-ignore", "respect-gitignore", "max-file-size",
-      "target", "include-tests"};
+      "target", "include-tests", "cache-dir"};
   return k;
 }
 
@@ -423,6 +431,7 @@ void apply_config(const Config& c, LintOptions& opt) {
   opt.max_file_bytes = static_cast<size_t>(c.max_file_size.value * 1e6);
   opt.target.sparks = c.sparks.value;
   opt.target.include_tests = c.include_tests.value;
+  opt.cache_dir = c.cache_dir.value;
 }
 
 std::string render_config_text(const Config& c) {
@@ -452,6 +461,8 @@ std::string render_config_text(const Config& c) {
   rows.push_back({"max-file-size: " + mb.str(), c.max_file_size.from.str()});
   rows.push_back({"target: {sparks: " + std::to_string(c.sparks.value) + "}", c.sparks.from.str()});
   rows.push_back({"include-tests: " + b(c.include_tests.value), c.include_tests.from.str()});
+  rows.push_back({"cache-dir: " + (c.cache_dir.value.empty() ? std::string("null") : quote(display_file(c.cache_dir.value))),
+                  c.cache_dir.from.str() + (c.cache_dir.value.empty() ? "; .sparkcheck_cache in the lint root" : "")});
   size_t w = 0;
   for (auto& r : rows) if (!r.second.empty()) w = std::max(w, r.first.size());
   std::string out;
@@ -483,7 +494,8 @@ std::string render_config_json(const Config& c) {
             {"respect-gitignore", set(c.respect_gitignore.value, c.respect_gitignore.from)},
             {"max-file-size", set(c.max_file_size.value, c.max_file_size.from)},
             {"target", {{"sparks", set(c.sparks.value, c.sparks.from)}}},
-            {"include-tests", set(c.include_tests.value, c.include_tests.from)}};
+            {"include-tests", set(c.include_tests.value, c.include_tests.from)},
+            {"cache-dir", set(c.cache_dir.value.empty() ? oj(nullptr) : oj(c.cache_dir.value), c.cache_dir.from)}};
   return doc.dump(2) + "\n";
 }
 

@@ -45,6 +45,7 @@ struct Config {
   Setting<double> max_file_size{10, {}};  // MB
   Setting<int> sparks{2, {}};              // target: {sparks: N}: DGX Sparks in the cluster (G10)
   Setting<bool> include_tests{false, {}};  // judge library test code (tests/, test_*.py) too
+  Setting<std::string> cache_dir;          // facts cache directory (absolute once loaded); empty: default
 };
 
 // A configuration problem: the message already names the file and line.

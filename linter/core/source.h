@@ -44,6 +44,7 @@ class SourceFile {
   // A re-read file whose bytes no longer hash to `hash` reads as empty: no line of it is shown.
   void release(std::string abs_path, uint64_t hash, size_t size);
   bool released() const { return !reload_path_.empty(); }
+  size_t reload_size() const { return size_; }  // the bound of a re-read (released files)
 
   // Byte offsets -> range in the real file.
   Range range(size_t begin, size_t end) const;
@@ -53,7 +54,12 @@ class SourceFile {
 
   int line_count() const { return static_cast<int>(restored_().line_starts_.size()); }
   std::string_view line(int line1) const;  // without the newline
-  size_t line_start(int line1) const { return restored_().line_starts_[line1 - 1]; }
+  // Byte offset of a line's start; out-of-range lines clamp to the first and past the last.
+  size_t line_start(int line1) const {
+    const SourceFile& s = restored_();
+    if (line1 < 1) return 0;
+    return line1 > line_count() ? s.text_.size() : s.line_starts_[static_cast<size_t>(line1) - 1];
+  }
   // Which 1-based line holds byte offset `off`.
   int line_of(size_t off) const;
   // Byte offsets of a range of this file (not of a view); false when it lies outside the text.

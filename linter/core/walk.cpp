@@ -27,8 +27,13 @@ bool skipped_dir_name(const std::string& n) {
   static const std::set<std::string> names = {
       ".git", ".hg", ".svn", "node_modules", "__pycache__", ".venv", "venv", ".tox", ".nox",
       ".mypy_cache", ".pytest_cache", ".ruff_cache", ".eggs", "site-packages", ".ipynb_checkpoints",
-      "CMakeFiles", ".cache", ".idea", ".vscode"};
+      "CMakeFiles", ".cache", ".idea", ".vscode", kCacheDirName};
   return names.count(n) || ends_with(n, ".egg-info");
+}
+
+bool in_cache_dir(const std::string& abs) {
+  std::string seg = std::string("/") + kCacheDirName;
+  return ends_with(abs, seg) || abs.find(seg + "/") != std::string::npos;
 }
 
 std::string display_path(const std::string& abs, const std::string& root) {
@@ -165,6 +170,7 @@ struct Walker {
   }
 
   void entry(const std::string& abs, const std::string& n, int depth) {
+    if (n == kCacheDirName) return;  // sparkcheck's own cache, whatever it is
     std::string child = abs + "/" + n;
     std::string disp = display_path(child, opt.root);
     if (excluded(disp)) return;
@@ -239,6 +245,10 @@ WalkResult walk(const WalkOptions& opt) {
     std::error_code ec;
     std::string abs = fs::absolute(p, ec).lexically_normal().generic_string();
     if (abs.size() > 1 && abs.back() == '/') abs.pop_back();
+    if (in_cache_dir(abs)) {
+      res.notes.push_back({Level::Warning, p, {}, "not linted: inside sparkcheck's cache directory", "cache-dir"});
+      continue;
+    }
     struct stat st;
     if (stat(abs.c_str(), &st) != 0) {
       res.notes.push_back({Level::Error, p, {}, std::string("cannot lint path: ") + std::strerror(errno), "missing-path"});

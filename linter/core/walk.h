@@ -33,6 +33,10 @@ struct WalkResult {
 WalkResult walk(const WalkOptions& opt);
 // Display path of `abs` relative to `root` ('/'-separated; absolute if outside).
 std::string display_path(const std::string& abs, const std::string& root);
+// The facts cache's directory in a lint root (engine/facts_cache.h): never walked, never linted.
+inline constexpr const char* kCacheDirName = ".sparkcheck_cache";
+// True when a path names that directory or lies below it.
+bool in_cache_dir(const std::string& abs);
 // Directory names never descended into (VCS, virtualenvs, caches, build outputs).
 bool skipped_dir_name(const std::string& name);
 // Glob match used by --exclude, config exclude and per-file-ignores (core/glob.cpp):

@@ -19,6 +19,7 @@
 #include "core/registry.h"
 #include "core/suppress.h"
 #include "core/walk.h"
+#include "engine/facts_cache.h"
 #include "engine/prefilter.h"
 #include "knowledge/knowledge.h"
 
@@ -722,6 +723,8 @@ LintResult run_lint(const LintOptions& opt) {
   LintResult res;
   std::vector<std::string> paths = opt.paths.empty() ? std::vector<std::string>{"."} : opt.paths;
   res.project.root = lint_root(opt, paths);
+  if (opt.disk_cache && !opt.reuse && !opt.stdin_text && opt.overlays.empty())
+    return lint_with_disk_cache(opt, res.project.root);
   res.project.target = opt.target;
   read_project(opt, paths, res);
   std::set<std::string> ran = check_rules(opt, res);

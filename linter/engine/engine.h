@@ -57,6 +57,10 @@ struct LintOptions {
   std::string baseline_base;                     // baseline fingerprints use paths relative to this dir
   // Parsed files kept between runs (the language server); null: every file is parsed.
   ParseCache* reuse = nullptr;
+  // The on-disk facts cache (engine/facts_cache.h), off unless set; never used with standard
+  // input, overlays or `reuse`. cache_dir empty: <root>/.sparkcheck_cache, else the user cache.
+  bool disk_cache = false;
+  std::string cache_dir;
 };
 
 // What parsing made of each file in the last run, kept by its owner between runs. A file
@@ -84,6 +88,17 @@ class ParseCache {
   std::map<std::string, Entry> entries;  // by absolute path; files gone from the last run dropped
 };
 
+// What a run did with the disk cache (LintOptions::disk_cache), for -v.
+struct CacheReport {
+  bool used = false;
+  std::string file;   // the cache file (read or written)
+  std::string note;   // why it was ignored or not written; empty when all went well
+  size_t loaded = 0;  // entries read from disk
+  size_t hits = 0, misses = 0;
+  bool saved = false;
+  double load_ms = 0, save_ms = 0;
+};
+
 struct LintResult {
   Project project;
   std::vector<Finding> findings;          // sorted by path, line, col, rule
@@ -93,6 +108,7 @@ struct LintResult {
   bool input_error = false;               // bad suppression comment (exit 2)
   size_t baselined = 0;                   // findings dropped because the baseline has them
   bool baseline_applied = false;          // a baseline filtered this run (SARIF baselineState)
+  CacheReport cache;
 };
 
 LintResult run_lint(const LintOptions& opt);

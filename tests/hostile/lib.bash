@@ -2,6 +2,7 @@
 # Each test generates its input here at run time (nothing large is committed).
 set -u
 SC=${SPARKCHECK:?set SPARKCHECK to the sparkcheck binary}
+export SPARKCHECK_NO_CACHE=1  # 21_cache.sh turns the facts cache on
 T=$(mktemp -d "${TMPDIR:-/tmp}/sc-hostile.XXXXXX")
 trap 'chmod -R u+rwx "$T" 2>/dev/null; rm -rf "$T"' EXIT
 cd "$T"

@@ -1,6 +1,8 @@
 # Shared helpers for tests/scripts/*.sh (sourced, not a test itself).
 set -uo pipefail
 : "${SPARKCHECK:?set by ctest}" "${SC_SOURCE_DIR:?set by ctest}"
+# no facts cache: tests lint the source tree (fixtures, examples); cache.sh turns it on in $TMP
+export SPARKCHECK_NO_CACHE=1
 FAILS=0
 TMP="$(mktemp -d)"
 trap 'rm -rf "$TMP"' EXIT

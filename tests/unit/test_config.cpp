@@ -232,3 +232,18 @@ TEST_CASE("target.sparks and include-tests: values, errors, lint options", "[con
   CHECK_FALSE(parse_sparks("", n));
   CHECK_FALSE(parse_sparks("1e3", n));
 }
+
+TEST_CASE("cache-dir: relative to the configuration file, shown with its origin", "[config]") {
+  Config d = parse_config("", "/proj/.sparkcheck.yaml");
+  CHECK(d.cache_dir.value.empty());
+  CHECK(has(render_config_text(d), "cache-dir: null"));
+  Config c = parse_config("cache-dir: ../shared/cache\n", "/proj/sub/.sparkcheck.yaml");
+  CHECK(c.cache_dir.value == "/proj/shared/cache");
+  CHECK(c.cache_dir.from.line == 1);
+  LintOptions opt;
+  apply_config(c, opt);
+  CHECK(opt.cache_dir == "/proj/shared/cache");
+  CHECK(has(render_config_json(c), "\"cache-dir\""));
+  CHECK(has(error_of("cache-dir: [a]\n"), "'cache-dir' must be a directory path"));
+  CHECK(Origin::cli("$SPARKCHECK_CACHE_DIR").str() == "environment ($SPARKCHECK_CACHE_DIR)");
+}

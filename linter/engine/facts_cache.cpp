@@ -1,0 +1,484 @@
+#include "engine/facts_cache.h"
+
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <type_traits>
+
+#include "engine/prefilter.h"
+
+namespace sc {
+
+namespace {
+
+// Bump when the encoding changes; a cache of another format is ignored.
+constexpr uint32_t kFormat = 1;
+constexpr std::string_view kMagic = "SPKFACTS";
+
+// The last value of each enum written to the cache (a larger one read back is an error).
+// Adding an enumerator at the end needs the new last one here.
+template <class E> constexpr int kLast = -1;
+template <> constexpr int kLast<FileKind> = static_cast<int>(FileKind::CMake);
+template <> constexpr int kLast<Installer> = static_cast<int>(Installer::CondaEnvFile);
+template <> constexpr int kLast<IndexRole> = static_cast<int>(IndexRole::CondaChannel);
+template <> constexpr int kLast<EnvOrigin> = static_cast<int>(EnvOrigin::Sed);
+template <> constexpr int kLast<RefKind> = static_cast<int>(RefKind::Dockerfile);
+template <> constexpr int kLast<CommandContext> = static_cast<int>(CommandContext::Kubernetes);
+template <> constexpr int kLast<Level> = static_cast<int>(Level::Error);
+
+// Every struct the cache holds, by size: a field added to one of them changes its size and
+// fails here until fields() below writes it (then update the number). libstdc++, 64-bit only.
+#if defined(__GLIBCXX__) && __SIZEOF_POINTER__ == 8
+static_assert(sizeof(Range) == 16 && sizeof(Location) == 48);
+static_assert(sizeof(Requirement) == 304, "serialize the new Requirement field in facts_cache.cpp");
+static_assert(sizeof(IndexUrl) == 88, "serialize the new IndexUrl field in facts_cache.cpp");
+static_assert(sizeof(Install) == 200, "serialize the new Install field in facts_cache.cpp");
+static_assert(sizeof(Image) == 128, "serialize the new Image field in facts_cache.cpp");
+static_assert(sizeof(EnvSetting) == 120, "serialize the new EnvSetting field in facts_cache.cpp");
+static_assert(sizeof(FileRef) == 128, "serialize the new FileRef field in facts_cache.cpp");
+static_assert(sizeof(BuildSpec) == 104, "serialize the new BuildSpec field in facts_cache.cpp");
+static_assert(sizeof(ComposeService) == 128, "serialize the new ComposeService field in facts_cache.cpp");
+static_assert(sizeof(Word) == 120, "serialize the new Word field in facts_cache.cpp");
+static_assert(sizeof(Command) == 104, "serialize the new Command field in facts_cache.cpp");
+static_assert(sizeof(ConfigEntry) == 160, "serialize the new ConfigEntry field in facts_cache.cpp");
+static_assert(sizeof(PyImport) == 144, "serialize the new PyImport field in facts_cache.cpp");
+static_assert(sizeof(PyArg) == 176, "serialize the new PyArg field in facts_cache.cpp");
+static_assert(sizeof(PyCall) == 136, "serialize the new PyCall field in facts_cache.cpp");
+static_assert(sizeof(PyAssign) == 152, "serialize the new PyAssign field in facts_cache.cpp");
+static_assert(sizeof(PythonFacts) == 96, "serialize the new PythonFacts field in facts_cache.cpp");
+static_assert(sizeof(CiJob) == 104, "serialize the new CiJob field in facts_cache.cpp");
+static_assert(sizeof(Expansion) == 128, "serialize the new Expansion field in facts_cache.cpp");
+static_assert(sizeof(FileFacts) == 472, "serialize the new FileFacts field in facts_cache.cpp");
+static_assert(sizeof(SuppressDirective) == 120, "serialize the new SuppressDirective field in facts_cache.cpp");
+static_assert(sizeof(Notification) == 120, "serialize the new Notification field in facts_cache.cpp");
+static_assert(sizeof(DiskStamp) == 32, "serialize the new DiskStamp field in facts_cache.cpp");
+static_assert(sizeof(ParsedFile) - sizeof(SourceFile) == 560, "serialize the new ParsedFile field in facts_cache.cpp");
+#endif
+
+// The structs' sizes, mixed: a cache written by a build with other structs is ignored.
+uint64_t layout_id() {
+  const size_t sizes[] = {sizeof(Requirement), sizeof(IndexUrl), sizeof(Install), sizeof(Image), sizeof(EnvSetting),
+                          sizeof(FileRef), sizeof(BuildSpec), sizeof(ComposeService), sizeof(Word), sizeof(Command),
+                          sizeof(ConfigEntry), sizeof(PyImport), sizeof(PyArg), sizeof(PyCall), sizeof(PyAssign),
+                          sizeof(CiJob), sizeof(Expansion), sizeof(FileFacts), sizeof(SuppressDirective),
+                          sizeof(Notification), sizeof(ParsedFile)};
+  return hash_bytes(std::string_view(reinterpret_cast<const char*>(sizes), sizeof sizes));
+}
+
+// The version and the running binary's size and modification time: a rebuild of the same
+// version (parsers changed, not yet committed) starts a new cache.
+const std::string& tool_id() {
+  static const std::string id = [] {
+    std::string v = SPARKCHECK_VERSION;
+    struct stat st;
+    if (stat("/proc/self/exe", &st) == 0)
+      v += " " + std::to_string(st.st_size) + " " + std::to_string(st.st_mtim.tv_sec) + "." + std::to_string(st.st_mtim.tv_nsec);
+    return v;
+  }();
+  return id;
+}
+
+// Lines and columns of a file of `size` bytes lie within [0, size + 2] (a generous bound).
+bool plausible(const Range& r, size_t bound) {
+  auto in = [&](int v) { return v >= 0 && static_cast<size_t>(v) <= bound; };
+  return in(r.line) && in(r.col) && in(r.end_line) && in(r.end_col);
+}
+
+// One entry's fields out: unsigned LEB128 varints, signed ones zigzagged. Locations carry no
+// path: a flag says "the entry's own file" or "none"; an entry naming another file (or a
+// range past its size) is marked foreign and left out.
+class Writer {
+ public:
+  explicit Writer(std::string& out) : out_(out) {}
+  std::string display;
+  size_t bound = 0;
+  bool foreign = false;
+
+  void u(uint64_t v) {
+    while (v >= 0x80) {
+      out_.push_back(static_cast<char>(v | 0x80));
+      v >>= 7;
+    }
+    out_.push_back(static_cast<char>(v));
+  }
+  void s(int64_t v) { u((static_cast<uint64_t>(v) << 1) ^ static_cast<uint64_t>(v >> 63)); }
+  void fixed64(uint64_t v) {
+    for (int i = 0; i < 8; ++i) out_.push_back(static_cast<char>(v >> (8 * i)));
+  }
+  void fixed32(uint32_t v) {
+    for (int i = 0; i < 4; ++i) out_.push_back(static_cast<char>(v >> (8 * i)));
+  }
+  void operator()(std::string& v) {
+    u(v.size());
+    out_.append(v);
+  }
+  void raw(std::string_view bytes) { out_.append(bytes); }
+  void operator()(bool& v) { out_.push_back(v ? 1 : 0); }
+  void operator()(int& v) { s(v); }
+  void operator()(int64_t& v) { s(v); }
+  void operator()(size_t& v) { u(v); }
+  template <class E> requires std::is_enum_v<E> void operator()(E& e) { u(static_cast<uint64_t>(e)); }
+  void path(const std::string& p) {
+    if (!p.empty() && p != display) foreign = true;
+    out_.push_back(p.empty() ? 0 : 1);
+  }
+  void operator()(Range& r) {
+    if (!plausible(r, bound)) foreign = true;
+    s(r.line), s(r.col), s(r.end_line), s(r.end_col);
+  }
+  void operator()(Location& l) {
+    path(l.path);
+    (*this)(l.range);
+  }
+  template <class T> void operator()(std::vector<T>& v) {
+    u(v.size());
+    for (T& x : v) (*this)(x);
+  }
+  template <class A, class B> void operator()(std::pair<A, B>& p) { (*this)(p.first), (*this)(p.second); }
+  void operator()(std::map<std::string, std::string>& m) {
+    u(m.size());
+    for (auto& [k, v] : m) (*this)(const_cast<std::string&>(k)), (*this)(v);
+  }
+  template <class T> requires std::is_class_v<T> void operator()(T& t) { fields(*this, t); }
+
+ private:
+  std::string& out_;
+};
+
+// The mirror of Writer: every read bounds-checked; the first bad value sets `bad` and every
+// later read returns zeros, so decoding runs to its end without touching memory it should not.
+class Reader {
+ public:
+  explicit Reader(std::string_view in) : in_(in), budget_(std::min<size_t>(in.size() * 40 + (1u << 20), size_t(1) << 30)) {}
+  std::string display;
+  size_t bound = 0;
+  bool bad = false;
+
+  size_t left() const { return in_.size() - pos_; }
+  size_t pos() const { return pos_; }
+  bool at_end() const { return pos_ == in_.size(); }
+  uint64_t u() {
+    uint64_t v = 0;
+    for (int shift = 0; shift < 64 && !bad; shift += 7) {
+      if (pos_ >= in_.size()) break;
+      auto b = static_cast<unsigned char>(in_[pos_++]);
+      v |= static_cast<uint64_t>(b & 0x7F) << shift;
+      if (!(b & 0x80)) return v;
+    }
+    bad = true;
+    return 0;
+  }
+  int64_t s() {
+    uint64_t v = u();
+    return static_cast<int64_t>(v >> 1) ^ -static_cast<int64_t>(v & 1);
+  }
+  uint64_t fixed(int bytes) {
+    if (bad || left() < static_cast<size_t>(bytes)) return bad = true, 0;
+    uint64_t v = 0;
+    for (int i = 0; i < bytes; ++i) v |= static_cast<uint64_t>(static_cast<unsigned char>(in_[pos_++])) << (8 * i);
+    return v;
+  }
+  uint64_t fixed64() { return fixed(8); }
+  uint32_t fixed32() { return static_cast<uint32_t>(fixed(4)); }
+  // A count of things that each take at least one byte: never more than the bytes left.
+  size_t count() {
+    uint64_t n = u();
+    if (n > left()) bad = true;
+    return bad ? 0 : static_cast<size_t>(n);
+  }
+  void operator()(std::string& v) {
+    size_t n = count();
+    if (!spend(n)) return;
+    v.assign(in_.substr(pos_, n));
+    pos_ += n;
+  }
+  void operator()(bool& v) {
+    uint64_t b = u();
+    if (b > 1) bad = true;
+    v = b == 1;
+  }
+  void operator()(int& v) {
+    int64_t x = s();
+    if (x < INT32_MIN || x > INT32_MAX) bad = true;
+    v = bad ? 0 : static_cast<int>(x);
+  }
+  void operator()(int64_t& v) { v = s(); }
+  void operator()(size_t& v) { v = static_cast<size_t>(u()); }
+  template <class E> requires std::is_enum_v<E> void operator()(E& e) {
+    static_assert(kLast<E> >= 0, "name the enum's last value in kLast");
+    uint64_t v = u();
+    if (v > static_cast<uint64_t>(kLast<E>)) bad = true;
+    e = bad ? E{} : static_cast<E>(v);
+  }
+  void path(std::string& p) {
+    uint64_t flag = u();
+    if (flag > 1) bad = true;
+    p = flag == 1 ? display : std::string();
+  }
+  void operator()(Range& r) {
+    (*this)(r.line), (*this)(r.col), (*this)(r.end_line), (*this)(r.end_col);
+    if (!plausible(r, bound)) bad = true;
+  }
+  void operator()(Location& l) {
+    path(l.path);
+    (*this)(l.range);
+  }
+  template <class T> void operator()(std::vector<T>& v) {
+    size_t n = count();
+    if (!spend(n * sizeof(T))) return;
+    v.resize(n);
+    for (T& x : v) (*this)(x);
+  }
+  // Memory the decoded facts may take: a forged count of tiny records must not blow it up.
+  bool spend(size_t bytes) {
+    if (bytes > budget_) bad = true;
+    else budget_ -= bytes;
+    return !bad;
+  }
+  template <class A, class B> void operator()(std::pair<A, B>& p) { (*this)(p.first), (*this)(p.second); }
+  void operator()(std::map<std::string, std::string>& m) {
+    for (size_t n = count(); n > 0 && spend(sizeof(std::string) * 2 + 32); --n) {
+      std::string k, v;
+      (*this)(k), (*this)(v);
+      m[std::move(k)] = std::move(v);
+    }
+  }
+  template <class T> requires std::is_class_v<T> void operator()(T& t) { fields(*this, t); }
+
+ private:
+  std::string_view in_;
+  size_t pos_ = 0;
+  size_t budget_;  // bytes: 40 times the input (records are about 10 times their encoding), at most 1 GiB
+};
+
+// ---- the fields of each struct, in one order for writing and reading -------------------
+
+template <class A> void fields(A& a, Requirement& r) {
+  a(r.name), a(r.raw), a(r.extras), a(r.specifier), a(r.exact_version), a(r.local_version);
+  a(r.marker), a(r.url), a(r.hashed), a(r.has_upper_bound), a(r.loc);
+}
+template <class A> void fields(A& a, IndexUrl& i) { a(i.url), a(i.role), a(i.loc); }
+template <class A> void fields(A& a, Install& i) {
+  a(i.tool), a(i.packages), a(i.requirement_files), a(i.constraint_files), a(i.indexes), a(i.no_deps);
+  a(i.upgrade), a(i.torch_backend), a(i.torch_backend_value), a(i.stage), a(i.loc);
+}
+template <class A> void fields(A& a, Image& i) {
+  a(i.ref), a(i.stage_name), a(i.stage), a(i.from_stage), a(i.parent_stage), a(i.loc);
+}
+template <class A> void fields(A& a, EnvSetting& e) { a(e.name), a(e.value), a(e.origin), a(e.stage), a(e.loc); }
+template <class A> void fields(A& a, FileRef& r) { a(r.target), a(r.kind), a(r.dest), a(r.stage), a(r.loc); }
+template <class A> void fields(A& a, BuildSpec& b) { a(b.dockerfile), a(b.args), a(b.loc); }
+template <class A> void fields(A& a, ComposeService& s) {
+  a(s.name), a(s.env), a(s.dockerfile), a(s.mounts), a(s.first_command), a(s.end_command);
+}
+template <class A> void fields(A& a, Word& w) { a(w.text), a(w.raw), a(w.resolved), a(w.loc); }
+template <class A> void fields(A& a, Command& c) { a(c.argv), a(c.env), a(c.stage), a(c.context), a(c.loc); }
+template <class A> void fields(A& a, ConfigEntry& e) {
+  a(e.path), a(e.value), a(e.scalar), a(e.document), a(e.key_loc), a(e.value_loc);
+}
+template <class A> void fields(A& a, PyImport& i) { a(i.module), a(i.name), a(i.alias), a(i.loc); }
+template <class A> void fields(A& a, PyArg& g) {
+  a(g.keyword), a(g.literal), a(g.is_literal), a(g.kind), a(g.items), a(g.loc);
+}
+template <class A> void fields(A& a, PyCall& c) { a(c.callee), a(c.resolved), a(c.args), a(c.loc); }
+template <class A> void fields(A& a, PyAssign& s) {
+  a(s.target), a(s.resolved), a(s.value), a(s.is_literal), a(s.scope_depth), a(s.loc);
+}
+template <class A> void fields(A& a, PythonFacts& p) { a(p.imports), a(p.calls), a(p.assigns), a(p.strings); }
+template <class A> void fields(A& a, CiJob& j) {
+  a(j.system), a(j.name), a(j.first), a(j.last), a(j.labels), a(j.resolved);
+}
+template <class A> void fields(A& a, Expansion& x) { a(x.written), a(x.used), a(x.what); }
+template <class A> void fields(A& a, FileFacts& f) {
+  a(f.kind), a(f.installs), a(f.indexes), a(f.images), a(f.env), a(f.refs), a(f.commands), a(f.config);
+  a(f.python), a(f.sbatch), a(f.code_lines), a(f.ci_jobs), a(f.expansions), a(f.builds), a(f.services);
+  a(f.lockfile), a(f.locked);
+}
+template <class A> void fields(A& a, SuppressDirective::Id& i) { a(i.rule), a(i.range), a(i.used); }
+template <class A> void fields(A& a, SuppressDirective& d) {
+  a(d.file_scope), a(d.ids), a(d.reason), a(d.loc), a(d.first_line), a(d.last_line);
+}
+template <class A> void fields(A& a, Notification& n) {
+  a.path(n.path);
+  a(n.level), a(n.range), a(n.message), a(n.id);
+}
+template <class A> void fields(A& a, DiskStamp& d) { a(d.dev), a(d.ino), a(d.size), a(d.ctime_ns); }
+
+// Indexes between facts point inside their lists.
+bool consistent(const FileFacts& f) {
+  for (const Image& im : f.images)
+    if (im.parent_stage < -1 || im.parent_stage >= static_cast<int>(f.images.size())) return false;
+  for (const ComposeService& s : f.services)
+    if (s.first_command > s.end_command || s.end_command > f.commands.size()) return false;
+  return true;
+}
+
+// A display path the cache may name: relative, below the root, no "." or ".." segment.
+bool safe_display(const std::string& d) {
+  if (d.empty() || d[0] == '/' || d.find('\0') != std::string::npos) return false;
+  for (const std::string& seg : split(d, '/'))
+    if (seg.empty() || seg == "." || seg == "..") return false;
+  return true;
+}
+
+std::string abs_in(const std::string& root, const std::string& display) {
+  return root == "/" ? "/" + display : root + "/" + display;
+}
+
+constexpr uint64_t kMaxSourceBytes = uint64_t(1) << 40;
+
+void write_source(Writer& w, const SourceFile& src, uint64_t hash) {
+  bool released = src.released();
+  w(released);
+  if (released) w.u(src.reload_size());
+  else w(const_cast<std::string&>(src.text()));
+  w.fixed64(hash);
+  w.bound = (released ? src.reload_size() : src.text().size()) + 2;
+}
+
+// One entry: its display path, key, hash, stamp, the file's text (or size), notes, then facts.
+void write_entry(Writer& w, const std::string& display, const ParseCache::Entry& e, const EncodedEntries* raw) {
+  auto& m = const_cast<ParseCache::Entry&>(e);  // Writer reads through the same fields() as Reader
+  auto& pf = const_cast<ParsedFile&>(*e.file);
+  w.display = display;
+  w(w.display), w(m.key), w.fixed64(m.hash), w(m.disk);
+  if (raw) {
+    auto it = raw->by_file.find(e.file.get());
+    if (it != raw->by_file.end() && it->second.at + it->second.len <= raw->buf->size())
+      return w.raw(std::string_view(*raw->buf).substr(it->second.at, it->second.len));  // as loaded (checked then)
+  }
+  write_source(w, pf.src, pf.content_hash);
+  w(m.notes), w(m.read_notes), w(pf.facts), w(pf.suppressions), w(pf.suppression_problems);
+}
+
+// The file as released (re-read on demand from `abs`), or with the text it kept.
+std::shared_ptr<ParsedFile> read_source(Reader& r, const std::string& abs) {
+  auto pf = std::make_shared<ParsedFile>();
+  bool released = false;
+  r(released);
+  uint64_t size = 0;
+  std::string text;
+  if (released) size = r.u();
+  else r(text), size = text.size();
+  if (size > kMaxSourceBytes) r.bad = true;
+  pf->abs_path = abs;
+  pf->content_hash = r.fixed64();
+  pf->src = SourceFile(r.display, std::move(text));
+  if (released && !r.bad) pf->src.release(abs, pf->content_hash, static_cast<size_t>(size));
+  r.bound = static_cast<size_t>(size) + 2;
+  return pf;
+}
+
+// Reads one entry into `cache` (keyed by its absolute path under `root`).
+void read_entry(Reader& r, const std::string& root, ParseCache& cache, EncodedEntries* raw) {
+  std::string display;
+  r(display);
+  if (r.bad || !safe_display(display)) return void(r.bad = true);
+  r.display = display;
+  ParseCache::Entry e;
+  r(e.key);
+  e.hash = r.fixed64();
+  r(e.disk);
+  size_t at = r.pos();
+  std::string abs = abs_in(root, display);
+  if (!r.spend(sizeof(ParsedFile) + sizeof(ParseCache::Entry) + 2 * abs.size())) return;
+  std::shared_ptr<ParsedFile> pf = read_source(r, abs);
+  r(e.notes), r(e.read_notes), r(pf->facts), r(pf->suppressions), r(pf->suppression_problems);
+  if (!consistent(pf->facts) || !starts_with(e.key, display + "\n") || e.hash != pf->content_hash) r.bad = true;
+  if (raw) raw->by_file[pf.get()] = {pf, at, r.pos() - at};
+  e.file = std::move(pf);
+  if (!r.bad && !cache.entries.emplace(std::move(abs), std::move(e)).second) r.bad = true;  // twice
+}
+
+}  // namespace
+
+std::string cache_options_text(const LintOptions& opt) {
+  return std::string(opt.inline_ignore ? "ignore" : "no-ignore") + (opt.allow_reasonless_suppressions ? "+reasonless" : "") +
+         (opt.prefilter && prefilter_enabled_by_env() ? "+prefilter" : "") + (opt.follow_symlinks ? "+follow" : "") +
+         "+max=" + std::to_string(opt.max_file_bytes);
+}
+
+namespace {
+
+// Overwrites 8 bytes at `at` with `v`, little-endian.
+void patch64(std::string& out, size_t at, uint64_t v) {
+  for (int i = 0; i < 8; ++i) out[at + static_cast<size_t>(i)] = static_cast<char>(v >> (8 * i));
+}
+
+}  // namespace
+
+// One buffer, no copies: the header with room for the payload's size and checksum, the
+// payload's root, options and entry count (fixed 8 bytes), the entries, then the patches.
+std::string encode_cache(const ParseCache& cache, const std::string& root, const std::string& options, size_t* skipped,
+                         const EncodedEntries* raw) {
+  std::string out(kMagic), version = tool_id(), r = root, o = options;
+  out.reserve((raw && raw->buf ? raw->buf->size() : 0) + (1u << 16));
+  Writer w(out);
+  w.fixed32(kFormat), w(version), w.fixed64(layout_id()), w.fixed64(0), w.fixed64(0);
+  size_t payload_at = out.size();
+  w(r), w(o);
+  size_t count_at = out.size(), n = 0, left_out = 0;
+  w.fixed64(0);
+  for (const auto& [abs, e] : cache.entries) {
+    std::string display = e.file ? e.file->src.path() : std::string();
+    if (!e.file || !safe_display(display) || abs != abs_in(root, display) || e.key.find("\nbuffer") != std::string::npos) {
+      ++left_out;
+      continue;
+    }
+    size_t mark = out.size();
+    w.foreign = false;
+    write_entry(w, display, e, raw);
+    if (w.foreign) out.resize(mark), ++left_out;
+    else ++n;
+  }
+  patch64(out, count_at, n);
+  patch64(out, payload_at - 16, out.size() - payload_at);
+  patch64(out, payload_at - 8, hash_bytes(std::string_view(out).substr(payload_at)));
+  if (skipped) *skipped = left_out;
+  return out;
+}
+
+namespace {
+
+// The header: magic, format, version, layout, payload size and checksum. Sets `payload`.
+bool check_header(std::string_view bytes, std::string_view& payload, std::string& why) {
+  if (bytes.substr(0, kMagic.size()) != kMagic) return why = "not a sparkcheck cache file", false;
+  Reader r(bytes.substr(kMagic.size()));
+  uint32_t format = r.fixed32();
+  if (r.bad || format != kFormat) return why = "written in another cache format", false;
+  std::string version;
+  r(version);
+  if (r.bad || version != tool_id()) return why = "written by another sparkcheck version or build", false;
+  uint64_t layout = r.fixed64(), size = r.fixed64(), sum = r.fixed64();
+  if (r.bad || layout != layout_id()) return why = "written by another build", false;
+  if (size != r.left()) return why = "truncated or padded (the payload size differs)", false;
+  payload = bytes.substr(bytes.size() - size);
+  if (hash_bytes(payload) != sum) return why = "checksum mismatch", false;
+  return true;
+}
+
+}  // namespace
+
+bool decode_cache(std::string_view bytes, const std::string& root, const std::string& options, ParseCache& out,
+                  std::string& why, EncodedEntries* raw) {
+  out.entries.clear();
+  std::string_view payload;
+  if (!check_header(bytes, payload, why)) return false;
+  Reader r(payload);
+  std::string r_root, r_opts;
+  r(r_root), r(r_opts);
+  if (r.bad || r_root != root || r_opts != options) return why = "written for another root or options", false;
+  uint64_t n = r.fixed64();
+  if (n > r.left()) r.bad = true;  // each entry takes bytes
+  for (; n > 0 && !r.bad; --n) read_entry(r, root, out, raw);
+  if (raw)  // offsets in the payload -> in the buffer
+    for (auto& [file, ref] : raw->by_file) ref.at += static_cast<size_t>(payload.data() - raw->buf->data());
+  if (r.bad || !r.at_end()) {
+    out.entries.clear();
+    if (raw) raw->by_file.clear();
+    return why = "an entry is inconsistent (a count, range, path or index out of bounds)", false;
+  }
+  return true;
+}
+
+}  // namespace sc

@@ -1,0 +1,63 @@
+// The on-disk facts cache: a ParseCache kept in one file per (lint root, options that change
+// reading and parsing), so that the next `sparkcheck lint` parses only changed files.
+// Format (all integers little-endian; strings and lists length-prefixed):
+//   header  "SPKFACTS" | u32 format | str tool version | u64 layout | u64 payload size | u64 checksum
+//   payload str root | str options | u32 entries | entry...
+// A cache written by another version, for another root or options, or that fails any check
+// (size, checksum, a count or a range out of bounds, a path that is not the entry's own) is
+// ignored as a whole. See docs/cache.md.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+
+#include "engine/engine.h"
+
+namespace sc {
+
+// The options of a run that change what reading and parsing make of a file.
+std::string cache_options_text(const LintOptions& opt);
+
+// Where a loaded cache holds each entry's notes and file, by the ParsedFile read from there
+// (kept alive here, so no other file can take its address): an entry saved again with that
+// same file is copied from these bytes instead of encoded anew.
+struct EncodedEntries {
+  std::shared_ptr<const std::string> buf;  // the cache file's bytes
+  struct Ref {
+    std::shared_ptr<const ParsedFile> file;
+    size_t at = 0, len = 0;
+  };
+  std::unordered_map<const ParsedFile*, Ref> by_file;
+};
+
+// The whole cache file for the entries of `cache` that belong under `root`; entries from
+// buffers, outside the root, or naming another file are left out (they are parsed again).
+std::string encode_cache(const ParseCache& cache, const std::string& root, const std::string& options,
+                         size_t* skipped = nullptr, const EncodedEntries* raw = nullptr);
+// Reads a cache file into `out` (replacing its entries). False, with `why`, on any
+// inconsistency; `out` is then empty.
+// With `raw` (its buf holding `bytes`), records where each entry lies in the buffer.
+bool decode_cache(std::string_view bytes, const std::string& root, const std::string& options, ParseCache& out,
+                  std::string& why, EncodedEntries* raw = nullptr);
+
+// The directory for the cache: `dir` when given, else <root>/.sparkcheck_cache when usable,
+// else $XDG_CACHE_HOME/sparkcheck (~/.cache/sparkcheck). Created when missing (with a
+// .gitignore of `*` and a CACHEDIR.TAG). Empty, with `why`, when none is usable.
+std::string cache_dir_for(const std::string& root, const std::string& dir, std::string& why);
+// The cache file's path in `dir` for this root and options.
+std::string cache_file_in(const std::string& dir, const std::string& root, const std::string& options);
+
+// Reads a cache file without following links; false (with `why`) when it is missing (why
+// empty), not a regular file, or over the size cap.
+bool read_cache_file(const std::string& path, std::string& bytes, std::string& why);
+// Writes through a temporary file in the same directory and a rename (last writer wins).
+bool write_cache_file(const std::string& path, const std::string& bytes, std::string& why);
+
+// run_lint with the disk cache (LintOptions::disk_cache): load, lint reusing what it holds,
+// save when anything changed. `root` is the run's lint root. Fills LintResult::cache.
+LintResult lint_with_disk_cache(const LintOptions& opt, const std::string& root);
+
+constexpr size_t kMaxCacheBytes = 512u << 20;  // a larger cache file is ignored
+
+}  // namespace sc

@@ -1,0 +1,249 @@
+// Where the facts cache lives and how it is read and written: never through a symbolic
+// link, never more than kMaxCacheBytes, always whole (a temporary file, then a rename).
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <ctime>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+
+#include "core/walk.h"
+#include "engine/facts_cache.h"
+
+namespace sc {
+
+namespace {
+namespace fs = std::filesystem;
+
+std::string hex16(uint64_t v) {
+  char b[17];
+  std::snprintf(b, sizeof b, "%016llx", static_cast<unsigned long long>(v));
+  return b;
+}
+
+// Writes `text` to a new file `name` in the directory `dirfd` (nothing when it exists).
+void write_new(int dirfd, const char* name, std::string_view text) {
+  int fd = openat(dirfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+  if (fd < 0) return;
+  ssize_t n = write(fd, text.data(), text.size());
+  (void)n;
+  close(fd);
+}
+
+constexpr std::string_view kTag =
+    "Signature: 8a477f597d28d172789f06886806bc55\n"
+    "# This file is a cache directory tag created by sparkcheck.\n"
+    "# For information about cache directory tags see https://bford.info/cachedir/\n";
+
+// Opens (creating when missing, with its .gitignore and CACHEDIR.TAG) a directory that is
+// not a symbolic link and that this user can write; -1 with `why` otherwise.
+int open_cache_dir(const std::string& dir, std::string& why) {
+  std::error_code ec;
+  bool made = false;
+  struct stat st;
+  if (lstat(dir.c_str(), &st) != 0) {
+    fs::create_directories(fs::path(dir).parent_path(), ec);
+    made = mkdir(dir.c_str(), 0755) == 0;
+    if (!made && errno != EEXIST) return why = dir + ": " + std::strerror(errno), -1;
+  }
+  int fd = open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  if (fd < 0) return why = dir + ": not a directory or a symbolic link; not used", -1;
+  if (faccessat(fd, ".", W_OK, 0) != 0) {
+    close(fd);
+    return why = dir + ": not writable", -1;
+  }
+  if (made) write_new(fd, ".gitignore", "# Created by sparkcheck: its facts cache.\n*\n"), write_new(fd, "CACHEDIR.TAG", kTag);
+  return fd;
+}
+
+std::string user_cache_dir() {
+  const char* xdg = std::getenv("XDG_CACHE_HOME");
+  if (xdg && *xdg == '/') return std::string(xdg) + "/sparkcheck";
+  const char* home = std::getenv("HOME");
+  if (home && *home == '/') return std::string(home) + "/.cache/sparkcheck";
+  return "";
+}
+
+std::string split_dir(const std::string& path, std::string& name) {
+  size_t slash = path.rfind('/');
+  name = slash == std::string::npos ? path : path.substr(slash + 1);
+  return slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
+}
+
+}  // namespace
+
+std::string cache_dir_for(const std::string& root, const std::string& dir, std::string& why) {
+  std::string tried;
+  for (const std::string& d : {dir, dir.empty() ? (root == "/" ? "" : root) + "/" + kCacheDirName : "", user_cache_dir()}) {
+    if (d.empty()) continue;
+    int fd = open_cache_dir(d, why);
+    if (fd >= 0) {
+      close(fd);
+      why = tried;
+      return d;
+    }
+    tried += (tried.empty() ? "" : "; ") + why;
+    if (!dir.empty()) break;  // a named directory has no fallback
+  }
+  why = tried.empty() ? "no cache directory ($HOME unset)" : tried;
+  return "";
+}
+
+std::string cache_file_in(const std::string& dir, const std::string& root, const std::string& options) {
+  return dir + "/facts-" + hex16(hash_bytes(root + '\n' + options)) + ".bin";
+}
+
+bool read_cache_file(const std::string& path, std::string& bytes, std::string& why) {
+  int fd = open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+  if (fd < 0) {
+    why = errno == ENOENT ? "" : "cannot open (" + std::string(std::strerror(errno)) + ")";
+    return false;
+  }
+  struct stat st;
+  bool ok = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && static_cast<uint64_t>(st.st_size) <= kMaxCacheBytes;
+  if (!ok) why = "not a regular file, or over the size limit";
+  if (ok) bytes.resize(static_cast<size_t>(st.st_size));
+  size_t got = 0;
+  for (ssize_t n; ok && got < bytes.size(); got += static_cast<size_t>(n)) {
+    n = read(fd, bytes.data() + got, bytes.size() - got);
+    if (n < 0 && errno == EINTR) n = 0;
+    else if (n <= 0) break;
+  }
+  close(fd);
+  if (ok && got != bytes.size()) why = "short read", ok = false;
+  return ok;
+}
+
+bool write_cache_file(const std::string& path, const std::string& bytes, std::string& why) {
+  if (bytes.size() > kMaxCacheBytes) return why = "over the size limit; not written", false;
+  std::string name, dir = split_dir(path, name);
+  int dfd = open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  if (dfd < 0) return why = dir + ": " + std::strerror(errno), false;
+  std::string tmp = "." + name + "." + std::to_string(getpid()) + ".tmp";
+  int fd = openat(dfd, tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
+  bool ok = fd >= 0;
+  for (size_t done = 0; ok && done < bytes.size();) {
+    ssize_t n = write(fd, bytes.data() + done, bytes.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    ok = n > 0;
+    done += ok ? static_cast<size_t>(n) : 0;
+  }
+  if (!ok) why = std::string("cannot write: ") + std::strerror(errno);
+  if (fd >= 0 && close(fd) != 0) ok = false;
+  if (ok && renameat(dfd, tmp.c_str(), dfd, name.c_str()) != 0) why = std::string("cannot rename: ") + std::strerror(errno), ok = false;
+  if (!ok) unlinkat(dfd, tmp.c_str(), 0);
+  close(dfd);
+  return ok;
+}
+
+}  // namespace sc
+
+namespace sc {
+
+namespace {
+
+// CPU time of this thread in ms: what loading and saving cost, however busy the machine is.
+double cpu_ms() {
+  struct timespec ts;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) * 1e3 + static_cast<double>(ts.tv_nsec) / 1e6;
+}
+
+// What decides reuse for every entry: unchanged after a run means there is nothing to write.
+uint64_t cache_state(const std::map<std::string, ParseCache::Entry>& entries) {
+  std::string all;
+  for (const auto& [abs, e] : entries) {
+    all += abs + '\n' + e.key + '\n';
+    for (int64_t v : {static_cast<int64_t>(e.hash), e.disk.dev, e.disk.ino, e.disk.size, e.disk.ctime_ns})
+      all.append(reinterpret_cast<const char*>(&v), sizeof v);
+  }
+  return hash_bytes(all);
+}
+
+bool under(const std::string& a, const std::string& dir) {
+  return a == dir || (a.size() > dir.size() && a.compare(0, dir.size(), dir) == 0 && (dir == "/" || a[dir.size()] == '/'));
+}
+
+// Entries for files outside the paths this run walks are set aside (the run cannot reach them)
+// and put back before saving: linting a few named files keeps the rest of the cache.
+std::map<std::string, ParseCache::Entry> out_of_scope(ParseCache& cache, const LintOptions& opt) {
+  std::vector<std::string> scope;
+  std::error_code ec;
+  for (const std::string& p : opt.paths.empty() ? std::vector<std::string>{"."} : opt.paths) {
+    std::string a = fs::absolute(p, ec).lexically_normal().generic_string();
+    if (a.size() > 1 && a.back() == '/') a.pop_back();
+    scope.push_back(a);
+  }
+  std::map<std::string, ParseCache::Entry> aside;
+  for (auto it = cache.entries.begin(); it != cache.entries.end();) {
+    bool in = std::any_of(scope.begin(), scope.end(), [&](const std::string& s) { return under(it->first, s); });
+    if (in) ++it;
+    else aside.insert(cache.entries.extract(it++));
+  }
+  return aside;
+}
+
+void load(const std::string& root, const std::string& options, ParseCache& cache, EncodedEntries& raw,
+          CacheReport& rep) {
+  double t0 = cpu_ms();
+  auto bytes = std::make_shared<std::string>();
+  std::string why;
+  raw.buf = bytes;
+  if (read_cache_file(rep.file, *bytes, why) && !decode_cache(*bytes, root, options, cache, why, &raw))
+    rep.note = "cache file ignored: " + why;
+  else if (!why.empty())
+    rep.note = "cache file ignored: " + why;
+  rep.loaded = cache.entries.size();
+  rep.load_ms = cpu_ms() - t0;
+}
+
+void save(const std::string& root, const std::string& options, const ParseCache& cache, const EncodedEntries& raw,
+          CacheReport& rep) {
+  double t0 = cpu_ms();
+  std::string why;
+  size_t left_out = 0;
+  auto add = [&](const std::string& what) { rep.note += (rep.note.empty() ? "" : "; ") + what; };
+  if (write_cache_file(rep.file, encode_cache(cache, root, options, &left_out, &raw), why)) rep.saved = true;
+  else add("cache not written: " + why);
+  if (left_out) add(std::to_string(left_out) + " files not cached (facts naming another file)");
+  rep.save_ms = cpu_ms() - t0;
+}
+
+}  // namespace
+
+LintResult lint_with_disk_cache(const LintOptions& opt, const std::string& root) {
+  CacheReport rep;
+  std::string why, dir = cache_dir_for(root, opt.cache_dir, why);
+  LintOptions run = opt;
+  run.disk_cache = false;
+  ParseCache cache;
+  if (dir.empty()) {
+    LintResult res = run_lint(run);
+    res.cache.note = "no usable cache directory: " + why;
+    return res;
+  }
+  std::string options = cache_options_text(opt);
+  rep.used = true;
+  rep.file = cache_file_in(dir, root, options);
+  if (!why.empty()) rep.note = "fell back to " + dir + " (" + why + ")";
+  EncodedEntries raw;
+  load(root, options, cache, raw, rep);
+  std::map<std::string, ParseCache::Entry> aside = out_of_scope(cache, opt);
+  uint64_t before = rep.loaded ? cache_state(cache.entries) : ~uint64_t(0);
+  run.reuse = &cache;
+  LintResult res = run_lint(run);
+  rep.hits = cache.hits, rep.misses = cache.misses;
+  if (cache_state(cache.entries) != before || (rep.loaded == 0 && !cache.entries.empty())) {
+    cache.entries.merge(aside);
+    save(root, options, cache, raw, rep);
+  }
+  res.cache = std::move(rep);
+  return res;
+}
+
+}  // namespace sc

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# The facts cache (issue 14) changes no finding: for every fixture case, and all fixtures at
+# once, the JSON is byte-identical with --no-cache, a cold cache, a warm cache, and after a
+# file is edited between runs. Works on a copy in $TMP (never writes into the source tree).
+. "$(dirname "$0")/lib.bash"
+unset SPARKCHECK_NO_CACHE SPARKCHECK_CACHE_DIR
+cp -r "$SC_SOURCE_DIR/fixtures" "$TMP/fx"
+lint() {  # lint CASE [flags...]: JSON of the case, from its parent
+  local d="$1"; shift
+  (cd "$(dirname "$d")" && "$SPARKCHECK" lint --no-config --format json "$@" "$(basename "$d")" 2>/dev/null)
+}
+same_runs() {  # case: no cache == cold == warm == warm after an edit (vs no cache after it)
+  local d="$1" c="$TMP/cache/$2" a b w
+  a="$(lint "$d" --no-cache)"; b="$(lint "$d" --cache-dir "$c")"; w="$(lint "$d" --cache-dir "$c")"
+  [ "$a" = "$b" ] && [ "$a" = "$w" ] || { echo "differs before the edit: $d"; return 1; }
+  local f; f="$(find "$d" -type f | sort | head -1)"
+  [ -n "$f" ] || return 0
+  printf '\n' >> "$f"
+  [ "$(lint "$d" --no-cache)" = "$(lint "$d" --cache-dir "$c")" ] || { echo "differs after editing $f"; return 1; }
+}
+n=0; bad=0
+for d in "$TMP"/fx/*/*; do
+  [ "$(basename "$d")" = README.md ] && continue
+  n=$((n + 1))
+  same_runs "$d" "$n" || bad=$((bad + 1))
+done
+[ "$bad" -eq 0 ] && ok "$n fixture cases: same JSON without a cache, cold, warm and after an edit" || fail "$bad cases differ"
+check "all fixtures at once (cross-file context)" same_runs "$TMP/fx" all
+
+# a warm run reads nothing: every file a hit; an edited file is the one miss
+proj="$TMP/fx/G9"
+v() { (cd "$proj" && "$SPARKCHECK" lint --no-config -v --format json "$@" . 2>&1 >/dev/null | grep 'cache:'); }
+v >/dev/null
+check "warm: every file a hit, nothing written" bash -c "$(declare -f v); proj='$proj' SPARKCHECK='$SPARKCHECK'; v | grep -q ' 0 misses;.*unchanged, not written'"
+f="$(find "$proj" -name '*.txt' -o -name 'Dockerfile*' | sort | head -1)"
+printf '\n' >> "$f"
+check "an edited file is the one miss" bash -c "$(declare -f v); proj='$proj' SPARKCHECK='$SPARKCHECK'; v | grep -q ' 1 misses;'"
+check "the cache lies in .sparkcheck_cache with a .gitignore and CACHEDIR.TAG" \
+  test -f "$proj/.sparkcheck_cache/.gitignore" -a -f "$proj/.sparkcheck_cache/CACHEDIR.TAG"
+check "the cache dir is not linted" bash -c "cd '$proj' && ! '$SPARKCHECK' lint --no-config --show-files . | grep -q sparkcheck_cache"
+check "--no-cache writes nothing" bash -c "cd '$TMP' && mkdir nc && cp '$f' nc/ && cd nc && '$SPARKCHECK' lint --no-cache . >/dev/null; ! test -e .sparkcheck_cache"
+check "SPARKCHECK_NO_CACHE=1 writes nothing" bash -c "cd '$TMP/nc' && SPARKCHECK_NO_CACHE=1 '$SPARKCHECK' lint . >/dev/null; ! test -e .sparkcheck_cache"
+check "standard input writes nothing" bash -c "cd '$TMP/nc' && '$SPARKCHECK' lint --stdin-filename Dockerfile < '$f' >/dev/null; ! test -e .sparkcheck_cache"
+check "SPARKCHECK_CACHE_DIR is used" bash -c "cd '$TMP/nc' && SPARKCHECK_CACHE_DIR='$TMP/envc' '$SPARKCHECK' lint . >/dev/null; ls '$TMP/envc' | grep -q '^facts-'"
+printf 'cache-dir: ../cfgc\n' > "$TMP/nc/.sparkcheck.yaml"
+check "config cache-dir is used (relative to the config file)" bash -c "cd '$TMP/nc' && '$SPARKCHECK' lint . >/dev/null; ls '$TMP/cfgc' | grep -q '^facts-'"
+check "sparkcheck config shows cache-dir" bash -c "cd '$TMP/nc' && '$SPARKCHECK' config | grep -q '^cache-dir: .*cfgc'"
+finish

@@ -1,0 +1,264 @@
+// The on-disk facts cache: every fact type survives the round trip; a damaged or forged file
+// is rejected as a whole (or read back naming only its own file), never a crash.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <unistd.h>
+
+#include "engine/facts_cache.h"
+
+using namespace sc;
+
+namespace {
+
+const std::string kRoot = "/proj";
+const std::string kPath = "deploy/Dockerfile";
+
+Location at(int line, int col = 1) { return {kPath, {line, col, line, col + 3}}; }
+Word word(const std::string& t, int line) { return {t, "'" + t + "'", false, at(line, 2)}; }
+
+Command command(int line) {
+  return {{word("pip", line), word("install", line)}, {{"PIP_X", word("1", line)}}, 2, CommandContext::Kubernetes, at(line)};
+}
+
+// Every field of every fact set to something other than its default.
+FileFacts every_fact() {
+  FileFacts f;
+  f.kind = FileKind::CMake;
+  Requirement r{"flash-attn", "flash_attn[x]==2.1+cu130; os_name=='nt'", {"x"}, "==2.1+cu130", "2.1+cu130",
+                "cu130", "os_name=='nt'", "https://w/x.whl", true, true, at(2)};
+  IndexUrl idx{"https://pypi.nvidia.com", IndexRole::CondaChannel, at(3)};
+  Install in{Installer::CondaEnvFile, {r}, {{"req.txt", at(4)}}, {{"c.txt", at(5)}}, {idx}, true, true, true, "cu130", 1, at(6)};
+  f.installs = {in};
+  f.indexes = {idx};
+  f.images = {{"nvcr.io/nvidia/pytorch:25.11-py3", "builder", 0, false, -1, at(7)}, {"builder", "final", 1, true, 0, at(8)}};
+  f.env = {{"CUDA_HOME", "/usr/local/cuda", EnvOrigin::Sed, 1, at(9)}};
+  f.refs = {{"requirements.txt", RefKind::Dockerfile, "/app/", 1, at(10)}};
+  f.commands = {command(11), command(12)};
+  f.config = {{{"a", "[0]", "b"}, "4", false, 3, at(13), at(13, 5)}};
+  f.python.imports = {{"unsloth.models", "Fast", "F", at(14)}};
+  f.python.calls = {{"F.from_pretrained", "unsloth.models.Fast.from_pretrained",
+                     {{"dtype", "bf16", true, "string", {"a", "b"}, at(15, 4)}}, at(15)}};
+  f.python.assigns = {{"u.X", "unsloth.X", "True", true, 2, at(16)}};
+  f.python.strings = {{"meta-llama/Llama-3", at(17)}};
+  f.sbatch = {command(18)};
+  f.code_lines = {{19, 21}};
+  f.ci_jobs = {{"gitlab", "train", 19, 30, {"spark", "gpu"}, false}};
+  f.expansions = {{at(22), at(23, 7), "expanded here ($CMD)"}};
+  f.builds = {{"docker/Dockerfile", {{"ARG1", "v", EnvOrigin::BuildArg, -1, at(24)}}, at(24, 2)}};
+  f.services = {{"trainer", {{"NCCL", "1", EnvOrigin::Yaml, -1, at(25)}}, "Dockerfile", {{"./src", "/app"}}, 0, 2}};
+  f.lockfile = true;
+  f.locked = {{"torch", "2.9.1"}, {"vllm", "0.11"}};
+  return f;
+}
+
+ParseCache one_entry(const std::string& text = std::string(40, 'x') + "\n" + std::string(40, 'y')) {
+  auto pf = std::make_shared<ParsedFile>();
+  pf->abs_path = kRoot + "/" + kPath;
+  pf->content_hash = hash_bytes(text);
+  pf->src = SourceFile(kPath, text);
+  pf->src.release(pf->abs_path, pf->content_hash, text.size() + 3);
+  pf->facts = every_fact();
+  SuppressDirective d{true, {{"G9", {26, 20, 26, 22}, 3}}, "vendor pin", at(26), 26, 27};
+  pf->suppressions = {d};
+  pf->suppression_problems = {{Level::Error, kPath, {28, 1, 28, 9}, "unknown rule 'G99'", "bad-suppression"}};
+  ParseCache c;
+  ParseCache::Entry& e = c.entries[pf->abs_path];
+  e.key = kPath + "\nDockerfile\ndisk+ignore";
+  e.hash = pf->content_hash;
+  e.file = pf;
+  e.notes = {{Level::Warning, kPath, {1, 1, 1, 2}, "parse note", "parse-error"}, {Level::Note, "", {}, "plain", "x"}};
+  e.disk = {11, 22, static_cast<int64_t>(text.size()), 1234567890123};
+  e.read_notes = {{Level::Note, kPath, {1, 1, 1, 2}, "byte-order mark", "bom"}};
+  return c;
+}
+
+}  // namespace
+
+TEST_CASE("facts cache: every fact type survives the round trip") {
+  ParseCache c = one_entry();
+  std::string bytes = encode_cache(c, kRoot, "opts");
+  ParseCache back;
+  std::string why;
+  REQUIRE(decode_cache(bytes, kRoot, "opts", back, why));
+  REQUIRE(back.entries.size() == 1);
+  const ParseCache::Entry& e = back.entries.begin()->second;
+  CHECK(back.entries.begin()->first == kRoot + "/" + kPath);
+  CHECK(e.key == c.entries.begin()->second.key);
+  CHECK(e.hash == c.entries.begin()->second.hash);
+  CHECK(e.disk == c.entries.begin()->second.disk);
+  CHECK(e.notes.size() == 2);
+  CHECK(e.notes[1].path.empty());
+  CHECK(e.read_notes[0].id == "bom");
+  const ParsedFile& pf = *e.file;
+  CHECK(pf.src.path() == kPath);
+  CHECK(pf.src.released());
+  CHECK(pf.abs_path == kRoot + "/" + kPath);
+  const FileFacts& f = pf.facts;
+  CHECK(f.installs[0].packages[0].local_version == "cu130");
+  CHECK(f.installs[0].indexes[0].role == IndexRole::CondaChannel);
+  CHECK(f.images[1].parent_stage == 0);
+  CHECK(f.commands[1].env[0].second.raw == "'1'");
+  CHECK(f.commands[0].context == CommandContext::Kubernetes);
+  CHECK(f.config[0].value_loc.range.col == 5);
+  CHECK(f.python.calls[0].args[0].items.size() == 2);
+  CHECK(f.python.assigns[0].scope_depth == 2);
+  CHECK(f.ci_jobs[0].labels[1] == "gpu");
+  CHECK(f.expansions[0].used.path == kPath);
+  CHECK(f.services[0].mounts[0].second == "/app");
+  CHECK(f.locked.at("vllm") == "0.11");
+  CHECK(pf.suppressions[0].ids[0].used == 3);
+  CHECK(pf.suppression_problems[0].level == Level::Error);
+  // writing what was read gives the same bytes: every field read is every field written
+  CHECK(encode_cache(back, kRoot, "opts") == bytes);
+}
+
+TEST_CASE("facts cache: a file that keeps its text keeps it through the cache") {
+  ParseCache c = one_entry();
+  auto pf = std::make_shared<ParsedFile>(*c.entries.begin()->second.file);
+  pf->src = SourceFile(kPath, "FROM x\nRUN nvfp4\n" + std::string(200, '#'));
+  c.entries.begin()->second.file = pf;
+  ParseCache back;
+  std::string why;
+  REQUIRE(decode_cache(encode_cache(c, kRoot, "o"), kRoot, "o", back, why));
+  CHECK(back.entries.begin()->second.file->src.line(2) == "RUN nvfp4");
+  CHECK_FALSE(back.entries.begin()->second.file->src.released());
+}
+
+TEST_CASE("facts cache: entries naming another file, outside the root or from a buffer are not written") {
+  ParseCache c = one_entry();
+  ParseCache::Entry e = c.entries.begin()->second;
+  auto other = std::make_shared<ParsedFile>(*e.file);
+  other->facts.expansions[0].used.path = "elsewhere.sh";
+  c.entries.begin()->second.file = other;
+  size_t skipped = 0;
+  ParseCache back;
+  std::string why;
+  REQUIRE(decode_cache(encode_cache(c, kRoot, "o", &skipped), kRoot, "o", back, why));
+  CHECK(skipped == 1);
+  CHECK(back.entries.empty());
+  c = one_entry();
+  c.entries.begin()->second.key = kPath + "\nDockerfile\nbuffer";
+  REQUIRE(decode_cache(encode_cache(c, kRoot, "o", &skipped), kRoot, "o", back, why));
+  CHECK((skipped == 1 && back.entries.empty()));
+  c = one_entry();
+  ParseCache moved;
+  moved.entries["/elsewhere/deploy/Dockerfile"] = c.entries.begin()->second;  // abs does not match root + display
+  REQUIRE(decode_cache(encode_cache(moved, kRoot, "o", &skipped), kRoot, "o", back, why));
+  CHECK((skipped == 1 && back.entries.empty()));
+}
+
+TEST_CASE("facts cache: another version, root, options, a truncation or a flipped bit: ignored whole") {
+  std::string bytes = encode_cache(one_entry(), kRoot, "o");
+  ParseCache back;
+  std::string why;
+  CHECK_FALSE(decode_cache(bytes, "/other", "o", back, why));
+  CHECK_FALSE(decode_cache(bytes, kRoot, "o+prefilter", back, why));
+  CHECK_FALSE(decode_cache(bytes.substr(0, bytes.size() - 1), kRoot, "o", back, why));
+  CHECK_FALSE(decode_cache(bytes + "x", kRoot, "o", back, why));
+  CHECK_FALSE(decode_cache("", kRoot, "o", back, why));
+  std::string flipped = bytes;
+  flipped[flipped.size() / 2] ^= 0x10;
+  CHECK_FALSE(decode_cache(flipped, kRoot, "o", back, why));
+  CHECK(why == "checksum mismatch");
+  std::string other_version = bytes;
+  other_version[13] ^= 0x01;  // first character of the version string (magic 8, format 4, length 1)
+  CHECK_FALSE(decode_cache(other_version, kRoot, "o", back, why));
+  CHECK(back.entries.empty());
+}
+
+// Every single-byte change of the payload, resealed with a valid checksum: decoding either
+// fails or yields entries that name only their own file, within the file's size.
+TEST_CASE("facts cache: forged payloads are rejected or stay within their own file") {
+  std::string bytes = encode_cache(one_entry(std::string(30, 'a')), kRoot, "o");
+  uint64_t size = static_cast<uint64_t>(bytes.size());
+  // the payload is the tail whose length the header holds right before the checksum
+  size_t head = 0;
+  for (size_t h = 8; h + 16 <= bytes.size(); ++h) {
+    uint64_t n = 0;
+    for (int i = 0; i < 8; ++i) n |= uint64_t(static_cast<unsigned char>(bytes[h + i])) << (8 * i);
+    if (n == size - (h + 16)) { head = h + 16; break; }
+  }
+  REQUIRE(head > 0);
+  size_t rejected = 0, accepted = 0;
+  for (size_t i = head; i < bytes.size(); ++i) {
+    for (unsigned char delta : {0x01, 0x40, 0x7f, 0x80, 0xff}) {
+      std::string forged = bytes;
+      forged[i] = static_cast<char>(static_cast<unsigned char>(forged[i]) ^ delta);
+      uint64_t sum = hash_bytes(std::string_view(forged).substr(head));
+      for (int k = 0; k < 8; ++k) forged[head - 8 + k] = static_cast<char>(sum >> (8 * k));
+      ParseCache back;
+      std::string why;
+      if (!decode_cache(forged, kRoot, "o", back, why)) {
+        CHECK(back.entries.empty());
+        ++rejected;
+        continue;
+      }
+      ++accepted;
+      for (const auto& [abs, e] : back.entries) {
+        CHECK(abs == kRoot + "/" + e.file->src.path());
+        for (const Install& in : e.file->facts.installs) CHECK((in.loc.path.empty() || in.loc.path == e.file->src.path()));
+        for (const Image& im : e.file->facts.images) CHECK(im.parent_stage < static_cast<int>(e.file->facts.images.size()));
+        CHECK(e.file->src.line(1000000).empty());
+      }
+    }
+  }
+  CHECK(rejected > 0);
+  INFO("accepted " << accepted);
+}
+
+TEST_CASE("facts cache: files on disk are written whole and never read through a link") {
+  namespace fs = std::filesystem;
+  fs::path dir = fs::temp_directory_path() / ("sc-cache-test-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir / "proj");
+  std::string why;
+  std::string cdir = cache_dir_for((dir / "proj").string(), "", why);
+  CHECK(cdir == (dir / "proj" / ".sparkcheck_cache").string());
+  CHECK(fs::exists(dir / "proj" / ".sparkcheck_cache" / ".gitignore"));
+  CHECK(fs::exists(dir / "proj" / ".sparkcheck_cache" / "CACHEDIR.TAG"));
+  std::string file = cache_file_in(cdir, "/proj", "o");
+  REQUIRE(write_cache_file(file, "hello", why));
+  std::string got;
+  REQUIRE(read_cache_file(file, got, why));
+  CHECK(got == "hello");
+  fs::remove(file);
+  fs::create_symlink("/etc/passwd", file);
+  CHECK_FALSE(read_cache_file(file, got, why));
+  fs::remove(file);
+  CHECK_FALSE(read_cache_file(file, got, why));
+  CHECK(why.empty());  // missing: no complaint
+  // a symlinked cache directory in the root is not used
+  fs::create_directories(dir / "p2");
+  fs::create_directory_symlink(dir / "proj", dir / "p2" / ".sparkcheck_cache");
+  const char* old = std::getenv("XDG_CACHE_HOME");
+  std::string saved = old ? old : "";
+  ::setenv("XDG_CACHE_HOME", (dir / "xdg").c_str(), 1);
+  CHECK(cache_dir_for((dir / "p2").string(), "", why) == (dir / "xdg" / "sparkcheck").string());
+  if (old) ::setenv("XDG_CACHE_HOME", saved.c_str(), 1);
+  else ::unsetenv("XDG_CACHE_HOME");
+  fs::remove_all(dir);
+}
+
+TEST_CASE("facts cache: entries loaded from a buffer are saved again byte for byte") {
+  std::string first = encode_cache(one_entry(), kRoot, "o");
+  EncodedEntries raw;
+  raw.buf = std::make_shared<const std::string>(first);
+  ParseCache back;
+  std::string why;
+  REQUIRE(decode_cache(*raw.buf, kRoot, "o", back, why, &raw));
+  REQUIRE(raw.by_file.count(back.entries.begin()->second.file.get()));
+  CHECK(encode_cache(back, kRoot, "o", nullptr, &raw) == first);
+  back.entries.begin()->second.disk.ctime_ns += 1;  // the stamp is written anew, the rest copied
+  ParseCache again;
+  REQUIRE(decode_cache(encode_cache(back, kRoot, "o", nullptr, &raw), kRoot, "o", again, why));
+  CHECK(again.entries.begin()->second.disk.ctime_ns == back.entries.begin()->second.disk.ctime_ns);
+  CHECK(again.entries.begin()->second.file->facts.locked.at("torch") == "2.9.1");
+  // a file parsed anew (another ParsedFile) is encoded anew
+  auto fresh = std::make_shared<ParsedFile>(*back.entries.begin()->second.file);
+  fresh->facts.locked["torch"] = "2.10.0";
+  back.entries.begin()->second.file = fresh;
+  REQUIRE(decode_cache(encode_cache(back, kRoot, "o", nullptr, &raw), kRoot, "o", again, why));
+  CHECK(again.entries.begin()->second.file->facts.locked.at("torch") == "2.10.0");
+}
