@@ -121,16 +121,29 @@ std::set<std::string> file_kinds(const std::vector<ConfigEntry>& cfg) {
   return kinds;
 }
 
+// The key and dotted path of a config entry, each built once (layout_key asks for them per table entry).
+struct EntryNames {
+  const ConfigEntry& e;
+  std::string key = e.key(), dotted = e.dotted();
+};
+
+// Does the layout-keys entry `k` name this config entry?
+bool names_entry(const Entry& k, const EntryNames& n) {
+  const std::string& name = k.get("name");
+  if (k.get("match") == "key") return n.key == name && (k.get("parent").empty() || parent_key(n.e) == k.get("parent"));
+  if (n.dotted == name) return true;
+  return k.get("role") == "accelerators" && n.dotted.size() > name.size() && n.dotted[name.size()] == '.' &&
+         starts_with(n.dotted, name);
+}
+
 // The layout-keys entry describing a config entry, or null.
 const Entry* layout_key(const ConfigEntry& e, const std::set<std::string>& kinds, bool shared_gpus) {
-  for (const Entry& k : knowledge::table("layout-keys").entries) {
+  static const knowledge::Table& keys = knowledge::table("layout-keys");
+  EntryNames names{e};
+  for (const Entry& k : keys.entries) {
     if (!k.get("file").empty() && !kinds.count(k.get("file"))) continue;
     if (shared_gpus && !k.get("shared_count").empty()) continue;
-    const std::string& name = k.get("name");
-    bool hit = k.get("match") == "key"
-                   ? e.key() == name && (k.get("parent").empty() || parent_key(e) == k.get("parent"))
-                   : e.dotted() == name || (k.get("role") == "accelerators" && starts_with(e.dotted(), name + "."));
-    if (hit) return &k;
+    if (names_entry(k, names)) return &k;
   }
   return nullptr;
 }
