@@ -49,11 +49,15 @@ long flag_degrees(const Command& c, std::string_view tbl) {
 
 // PP x CP x DP on the line (flags and `model.pipeline_model_parallel_size=2` overrides).
 long line_degrees(const Command& c) {
-  static const std::vector<std::string> keys = table("degree-overrides").values();
+  static const std::vector<std::string> assigned = [] {  // "key="
+    std::vector<std::string> v = table("degree-overrides").values();
+    for (std::string& key : v) key += '=';
+    return v;
+  }();
   long product = flag_degrees(c, "degree-flags");
   for (const auto& w : c.argv)
-    for (const std::string& key : keys) {
-      if (!w.resolved || starts_with(w.text, "-") || w.text.find(key + "=") == std::string::npos) continue;
+    for (const std::string& key_eq : assigned) {
+      if (!w.resolved || starts_with(w.text, "-") || w.text.find(key_eq) == std::string::npos) continue;
       product = times_if_parallel(product, int_literal(w.text.substr(w.text.find('=') + 1)));
     }
   return product;
