@@ -44,19 +44,31 @@ std::vector<std::string> split_segments(std::string_view p) {
 
 // Does `pat` (segments, "**" spans any number of segments) match all of `path`?
 // Dynamic programming over (pattern index, path index): no exponential backtracking.
-bool segments_match(const std::vector<std::string>& pat, const std::vector<std::string_view>& path) {
+namespace {
+// segments_match over two rows of S + 1 cells each.
+bool match_rows(const std::vector<std::string>& pat, const std::vector<std::string_view>& path, char* row, char* next) {
   size_t P = pat.size(), S = path.size();
-  std::vector<char> row(S + 1, 0), next(S + 1, 0);
+  std::fill(row, row + S + 1, 0);
   row[S] = 1;  // empty pattern suffix matches empty path suffix
   for (size_t i = P; i-- > 0;) {
-    std::fill(next.begin(), next.end(), 0);
+    std::fill(next, next + S + 1, 0);
     for (size_t j = S + 1; j-- > 0;) {
       if (pat[i] == "**") next[j] = row[j] || (j < S && next[j + 1]);
       else next[j] = j < S && segment_match(pat[i], path[j]) && row[j + 1];
     }
-    row.swap(next);
+    std::swap(row, next);
   }
   return row[0];
+}
+}  // namespace
+
+bool segments_match(const std::vector<std::string>& pat, const std::vector<std::string_view>& path) {
+  if (path.size() < 64) {  // the usual depth: no allocation
+    char row[64], next[64];
+    return match_rows(pat, path, row, next);
+  }
+  std::vector<char> row(path.size() + 1), next(path.size() + 1);
+  return match_rows(pat, path, row.data(), next.data());
 }
 
 // Patterns without wildcards compare as text, "*.ext" as a suffix (fnmatch without flags lets

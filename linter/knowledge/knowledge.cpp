@@ -58,10 +58,10 @@ const Entry* Table::find(std::string_view value, std::string_view key) const {
       if (e.get(key) == value) return &e;
     return nullptr;
   }
-  auto field = index_.find(key);
-  if (field == index_.end()) return nullptr;
-  auto it = field->second.find(value);
-  return it == field->second.end() ? nullptr : &entries[it->second.front()];
+  const auto* field = field_index(key);
+  if (!field) return nullptr;
+  auto it = field->find(value);
+  return it == field->end() ? nullptr : &entries[it->second.front()];
 }
 
 std::vector<const Entry*> Table::find_all(std::string_view value, std::string_view key) const {
@@ -71,18 +71,28 @@ std::vector<const Entry*> Table::find_all(std::string_view value, std::string_vi
       if (e.get(key) == value) out.push_back(&e);
     return out;
   }
-  auto field = index_.find(key);
-  if (field == index_.end()) return out;
-  auto it = field->second.find(value);
-  if (it != field->second.end())
+  const auto* field = field_index(key);
+  if (!field) return out;
+  auto it = field->find(value);
+  if (it != field->end())
     for (size_t i : it->second) out.push_back(&entries[i]);
   return out;
+}
+
+const Table::ByName<std::vector<size_t>>* Table::field_index(std::string_view field) const {
+  for (const auto& [name, values] : index_)
+    if (name == field) return &values;
+  return nullptr;
 }
 
 void Table::index_fields() {
   index_.clear();
   for (size_t i = 0; i < entries.size(); ++i)
-    for (const auto& [field, value] : entries[i].fields) index_[field][value].push_back(i);
+    for (const auto& [field, value] : entries[i].fields) {
+      auto at = std::find_if(index_.begin(), index_.end(), [&](const auto& f) { return f.first == field; });
+      if (at == index_.end()) at = index_.insert(at, {field, {}});
+      at->second[value].push_back(i);
+    }
   indexed_ = true;
 }
 

@@ -66,7 +66,9 @@ class Table {
     size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
   };
   template <class V> using ByName = std::unordered_map<std::string, V, Hash, std::equal_to<>>;
-  ByName<ByName<std::vector<size_t>>> index_;  // field -> value -> entries (file order)
+  // field -> value -> entries (file order); few fields, so they are compared, not hashed
+  std::vector<std::pair<std::string, ByName<std::vector<size_t>>>> index_;
+  const ByName<std::vector<size_t>>* field_index(std::string_view field) const;
   bool indexed_ = false;
 };
 
