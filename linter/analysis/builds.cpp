@@ -44,30 +44,26 @@ std::string folder_of(const std::string& p) {
   return s == std::string::npos ? std::string() : p.substr(0, s);
 }
 
-ParsedFile* mutable_file(Project& p, const ParsedFile* f) {
-  for (auto& up : p.files)
-    if (up.get() == f) return up.get();
-  return nullptr;
-}
-
 // The Dockerfile a compose build names, resolved from the compose file's folder.
-ParsedFile* built_dockerfile(Project& p, const ParsedFile& compose, const BuildSpec& b) {
+const ParsedFile* built_dockerfile(const Project& p, const ParsedFile& compose, const BuildSpec& b) {
   std::string dir = folder_of(compose.src.path());
   const ParsedFile* target = b.dockerfile[0] == '/' || dir.empty() ? p.find(b.dockerfile) : p.find(dir + "/" + b.dockerfile);
-  return target && target->facts.kind == FileKind::Dockerfile ? mutable_file(p, target) : nullptr;
+  return target && target->facts.kind == FileKind::Dockerfile ? target : nullptr;
 }
 
 void Project::link_compose_builds() {
   size_t n = files.size();
   for (size_t i = 0; i < n; ++i)
     for (const BuildSpec& b : files[i]->facts.builds) {
-      ParsedFile* df = b.args.empty() || b.dockerfile.empty() ? nullptr : built_dockerfile(*this, *files[i], b);
-      if (!df) continue;
+      const ParsedFile* built = b.args.empty() || b.dockerfile.empty() ? nullptr : built_dockerfile(*this, *files[i], b);
+      if (!built) continue;
       std::map<std::string, BuildArgValue> args;
       for (const EnvSetting& a : b.args) args[a.name] = {a.value, a.loc};
-      if (!changes_defaults(*df, args)) continue;  // the Dockerfile's own facts already say it
-      FileFacts v = build_variant(*df, args);
-      if (!v.images.empty()) embed_merge(df->facts, std::move(v), static_cast<int>(df->facts.images.size()));
+      if (!changes_defaults(*built, args)) continue;  // the Dockerfile's own facts already say it
+      FileFacts v = build_variant(*built, args);
+      if (v.images.empty()) continue;
+      ParsedFile* df = own(built);
+      embed_merge(df->facts, std::move(v), static_cast<int>(df->facts.images.size()));
     }
 }
 

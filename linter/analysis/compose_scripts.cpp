@@ -142,7 +142,7 @@ void Project::link_compose_scripts() {
       for (Command& c : v.commands) commands.push_back(std::move(c));
       for (Expansion& x : v.expansions) expansions.push_back(std::move(x));
     }
-    ParsedFile* f = changed ? mutable_file(*this, script) : nullptr;
+    ParsedFile* f = changed ? own(script) : nullptr;
     if (!f) continue;
     f->facts.commands = std::move(commands);
     f->facts.expansions = std::move(expansions);

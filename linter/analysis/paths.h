@@ -18,9 +18,7 @@ std::string path_in_dir(const std::string& dir, const std::string& rel);
 
 // The folder part of a path ("a/b/c.sh" -> "a/b"; "c.sh" -> "").
 std::string folder_of(const std::string& p);
-// The project's own (mutable) copy of one of its files; null when not among `p.files`.
-ParsedFile* mutable_file(Project& p, const ParsedFile* f);
 // The Dockerfile a compose build names, resolved from the compose file's folder.
-ParsedFile* built_dockerfile(Project& p, const ParsedFile& compose, const BuildSpec& b);
+const ParsedFile* built_dockerfile(const Project& p, const ParsedFile& compose, const BuildSpec& b);
 
 }  // namespace sc

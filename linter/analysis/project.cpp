@@ -63,6 +63,22 @@ bool unresolved_text(const std::string& v) {
 
 std::string path_in_dir(const std::string& dir, const std::string& rel) { return join_path(dir, rel); }
 
+ParsedFile* Project::own(const ParsedFile* f) {
+  for (ParsedFile* mine : owned_)
+    if (mine == f) return mine;
+  for (auto& slot : files) {
+    if (slot.get() != f) continue;
+    auto copy = std::make_shared<ParsedFile>(*f);
+    ParsedFile* mine = copy.get();
+    replaced_.push_back(std::move(slot));
+    slot = std::move(copy);
+    owned_.push_back(mine);
+    indexed_files_ = lock_indexed_files_ = static_cast<size_t>(-1);  // they point at the file replaced
+    return mine;
+  }
+  return nullptr;
+}
+
 bool Project::skips_test(const ParsedFile& f) const { return !target.include_tests && is_test_path(f.src.path()); }
 
 const ParsedFile* Project::find(const std::string& display_path) const {

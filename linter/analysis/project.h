@@ -45,8 +45,13 @@ struct LintTarget {
 class Project {
  public:
   std::string root;  // absolute lint root; display paths are relative to it
-  std::vector<std::unique_ptr<ParsedFile>> files;
+  // Files as parsed, shared with the engine's ParseCache between runs: never changed in place.
+  std::vector<std::shared_ptr<const ParsedFile>> files;
   LintTarget target;
+
+  // A file that link() adds facts to: its slot in `files` first becomes this project's own
+  // copy (once), so the parsed facts it shares stay as parsed. Null when `f` is not a file here.
+  ParsedFile* own(const ParsedFile* f);
 
   // Library test code (tests/, test_*.py, conftest.py...) that rules skip unless include-tests.
   bool skips_test(const ParsedFile& f) const;
@@ -117,6 +122,8 @@ class Project {
   // the lock files among `files` (has_lockfile_pin runs per requirement: no full scan each time)
   mutable std::vector<const ParsedFile*> lockfiles_;
   mutable size_t lock_indexed_files_ = 0;
+  std::vector<ParsedFile*> owned_;  // the copies own() made
+  std::vector<std::shared_ptr<const ParsedFile>> replaced_;  // what they replaced (pointers to it stay valid)
 };
 
 }  // namespace sc

@@ -2,6 +2,10 @@
 
 #include <fnmatch.h>
 
+#include <algorithm>
+
+#include "core/source.h"
+
 namespace sc {
 
 namespace {
@@ -18,6 +22,7 @@ std::string_view trim_trailing(std::string_view l) {
 }
 
 bool matches(const IgnorePattern& p, const std::vector<std::string_view>& path) {
+  if (p.anchored && !p.deep && p.segments.size() != path.size()) return false;
   if (p.anchored) return segments_match(p.segments, path);
   // an unanchored pattern (one segment) matches the name at any depth
   return !path.empty() && segment_match(p.segments[0], path.back());
@@ -39,23 +44,46 @@ std::vector<std::string> split_segments(std::string_view p) {
 
 // Does `pat` (segments, "**" spans any number of segments) match all of `path`?
 // Dynamic programming over (pattern index, path index): no exponential backtracking.
-bool segments_match(const std::vector<std::string>& pat, const std::vector<std::string_view>& path) {
+namespace {
+// segments_match over two rows of S + 1 cells each.
+bool match_rows(const std::vector<std::string>& pat, const std::vector<std::string_view>& path, char* row, char* next) {
   size_t P = pat.size(), S = path.size();
-  std::vector<char> row(S + 1, 0), next(S + 1, 0);
+  std::fill(row, row + S + 1, 0);
   row[S] = 1;  // empty pattern suffix matches empty path suffix
   for (size_t i = P; i-- > 0;) {
-    std::fill(next.begin(), next.end(), 0);
+    std::fill(next, next + S + 1, 0);
     for (size_t j = S + 1; j-- > 0;) {
       if (pat[i] == "**") next[j] = row[j] || (j < S && next[j + 1]);
       else next[j] = j < S && segment_match(pat[i], path[j]) && row[j + 1];
     }
-    row.swap(next);
+    std::swap(row, next);
   }
   return row[0];
 }
+}  // namespace
 
+bool segments_match(const std::vector<std::string>& pat, const std::vector<std::string_view>& path) {
+  if (path.size() < 64) {  // the usual depth: no allocation
+    char row[64], next[64];
+    return match_rows(pat, path, row, next);
+  }
+  std::vector<char> row(path.size() + 1), next(path.size() + 1);
+  return match_rows(pat, path, row.data(), next.data());
+}
+
+// Patterns without wildcards compare as text, "*.ext" as a suffix (fnmatch without flags lets
+// '*' match anything, a leading '.' included); the rest go to fnmatch.
 bool segment_match(std::string_view pat, std::string_view name) {
-  return fnmatch(std::string(pat).c_str(), std::string(name).c_str(), 0) == 0;
+  auto wild = [](char c) { return c == '*' || c == '?' || c == '[' || c == '\\'; };
+  size_t n_wild = static_cast<size_t>(std::count_if(pat.begin(), pat.end(), wild));
+  if (n_wild == 0) return pat == name;
+  if (n_wild == 1 && pat[0] == '*') return ends_with(name, pat.substr(1));
+  char p[256], n[256];
+  if (pat.size() >= sizeof p || name.size() >= sizeof n)
+    return fnmatch(std::string(pat).c_str(), std::string(name).c_str(), 0) == 0;
+  pat.copy(p, pat.size()), name.copy(n, name.size());
+  p[pat.size()] = n[name.size()] = '\0';
+  return fnmatch(p, n, 0) == 0;
 }
 
 IgnoreFile parse_ignore(std::string_view text, std::string base) {
@@ -74,6 +102,7 @@ IgnoreFile parse_ignore(std::string_view text, std::string base) {
     p.anchored = l.find('/') != std::string_view::npos;
     p.segments = split_segments(l);
     if (p.segments.empty()) continue;
+    p.deep = std::find(p.segments.begin(), p.segments.end(), "**") != p.segments.end();
     f.patterns.push_back(std::move(p));
   }
   return f;

@@ -12,6 +12,7 @@ struct IgnorePattern {
   bool negate = false;                // "!pat"
   bool dir_only = false;              // "pat/"
   bool anchored = false;              // had a '/' before its last character
+  bool deep = false;                  // has a "**" segment (else it matches paths of its own depth only)
 };
 
 // The patterns of one ignore file, applying to paths below `base`

@@ -200,10 +200,9 @@ void apply_inline_suppressions(LintResult& res, const LintOptions& opt, const st
   std::vector<Finding> unused;
   for (const auto& pf : res.project.files) {
     if (!pf->suppression_problems.empty()) res.input_error = true;
-    for (auto& n : pf->suppression_problems) res.notifications.push_back(std::move(n));
-    pf->suppression_problems.clear();
-    auto& dirs = pf->suppressions;
-    if (dirs.empty()) continue;
+    for (const auto& n : pf->suppression_problems) res.notifications.push_back(n);
+    if (pf->suppressions.empty()) continue;
+    std::vector<SuppressDirective> dirs = pf->suppressions;  // this run's use counts (the file is shared)
     apply_suppressions(dirs, res.findings);
     if (!meta_on) continue;
     const std::string& path = pf->src.path();
@@ -352,11 +351,11 @@ struct Job {
   const Parser* parser = nullptr;
   std::string text;
   std::vector<Notification> notes;
-  std::unique_ptr<ParsedFile> pf;
+  std::shared_ptr<const ParsedFile> pf;  // shared with a ParseCache when LintOptions::reuse is set
   bool parse = false;
   std::vector<Notification> parse_notes;  // the parser's (kept with the facts in a ParseCache)
   std::string cache_key;                  // set when LintOptions::reuse is
-  bool reused = false;                    // pf is a copy of a ParseCache entry
+  bool reused = false;                    // pf is a ParseCache entry's
   DiskStamp stamp;                        // taken before reading (with LintOptions::reuse)
 };
 
@@ -466,7 +465,7 @@ bool job_text(const WalkedFile& wf, const LintOptions& opt, std::string& text, u
 // Parses the job's text into job.pf; the parser's notes go to job.parse_notes.
 void parse_fresh(Job& job, uint64_t hash, const LintOptions& opt, const Prefilter& filter) {
   const WalkedFile& wf = *job.wf;
-  auto pf = std::make_unique<ParsedFile>();
+  auto pf = std::make_shared<ParsedFile>();
   pf->abs_path = wf.abs;
   pf->content_hash = hash;
   size_t bytes_read = job.text.size() + 3;  // a byte-order mark may have been dropped
@@ -498,13 +497,14 @@ std::string cache_key(const Job& job, const LintOptions& opt) {
          (opt.prefilter && prefilter_enabled_by_env() ? "+prefilter" : "");
 }
 
-// A copy of the file as parsed in an earlier run, when nothing that decides it changed.
+// The file as parsed in an earlier run, when nothing that decides it changed (shared, not copied:
+// link() copies a file before adding to its facts).
 bool reuse_parsed(Job& job, const LintOptions& opt, uint64_t hash) {
   if (!opt.reuse) return false;
   job.cache_key = cache_key(job, opt);
   auto it = opt.reuse->entries.find(job.wf->abs);
   if (it == opt.reuse->entries.end() || it->second.hash != hash || it->second.key != job.cache_key) return false;
-  job.pf = std::make_unique<ParsedFile>(*it->second.file);
+  job.pf = it->second.file;
   job.parse_notes = it->second.notes;
   job.reused = true;
   return true;
@@ -523,7 +523,7 @@ DiskStamp disk_stamp(const WalkedFile& wf, const LintOptions& opt) {
   return {static_cast<int64_t>(st.st_dev), static_cast<int64_t>(st.st_ino), static_cast<int64_t>(st.st_size), ctime_ns};
 }
 
-// A copy of the file as parsed in an earlier run without reading it: its stamp is unchanged.
+// The file as parsed in an earlier run without reading it: its stamp is unchanged.
 bool reuse_unread(Job& job, const LintOptions& opt) {
   if (!opt.reuse) return false;
   job.stamp = disk_stamp(*job.wf, opt);
@@ -531,7 +531,7 @@ bool reuse_unread(Job& job, const LintOptions& opt) {
   job.cache_key = cache_key(job, opt);
   auto it = opt.reuse->entries.find(job.wf->abs);
   if (it == opt.reuse->entries.end() || it->second.disk != job.stamp || it->second.key != job.cache_key) return false;
-  job.pf = std::make_unique<ParsedFile>(*it->second.file);
+  job.pf = it->second.file;
   job.parse_notes = it->second.notes;
   job.notes = it->second.read_notes;
   job.reused = true;
@@ -578,7 +578,7 @@ void parse_files(std::vector<Job>& jobs, const LintOptions& opt) {
 }
 
 // Step 3 (in order): the parsed files become the project, then linked.
-// The run's parsed files become the cache for the next one (copied before link() adds facts).
+// The run's parsed files become the cache for the next one (shared: link() adds facts to copies).
 void remember_parsed(const std::vector<Job>& jobs, ParseCache& cache) {
   std::map<std::string, ParseCache::Entry> next;
   cache.hits = cache.misses = 0;
@@ -588,7 +588,7 @@ void remember_parsed(const std::vector<Job>& jobs, ParseCache& cache) {
     bool hit = job.reused && old != cache.entries.end();
     ParseCache::Entry& e = next[job.wf->abs];
     if (hit) e = old->second;
-    else e = {job.cache_key, job.pf->content_hash, std::make_shared<const ParsedFile>(*job.pf), job.parse_notes, {}, {}};
+    else e = {job.cache_key, job.pf->content_hash, job.pf, job.parse_notes, {}, {}};
     ++(hit ? cache.hits : cache.misses);
     e.disk = job.stamp;
     e.read_notes = job.notes;

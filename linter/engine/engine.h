@@ -65,7 +65,7 @@ struct LintOptions {
 
 // What parsing made of each file in the last run, kept by its owner between runs. A file
 // whose bytes (or editor buffer), kind, display path and reading options are unchanged gets
-// a copy of its facts instead of a new parse; the walk, the links and the rules still run
+// its facts (shared, not copied) instead of a new parse; the walk, the links and the rules still run
 // over the whole project. Entries hold the facts as parsed, before link() adds to them.
 // What stat says of a file on disk. A write changes its ctime (which no tool can set back), a
 // replacement its inode; size -1: unknown, or changed too recently to trust the clock.

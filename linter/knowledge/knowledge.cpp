@@ -53,9 +53,47 @@ Table::Table(Table&&) noexcept = default;
 Table& Table::operator=(Table&&) noexcept = default;
 
 const Entry* Table::find(std::string_view value, std::string_view key) const {
-  for (const Entry& e : entries)
-    if (e.get(key) == value) return &e;
+  if (!indexed_ || value.empty()) {
+    for (const Entry& e : entries)
+      if (e.get(key) == value) return &e;
+    return nullptr;
+  }
+  const auto* field = field_index(key);
+  if (!field) return nullptr;
+  auto it = field->find(value);
+  return it == field->end() ? nullptr : &entries[it->second.front()];
+}
+
+std::vector<const Entry*> Table::find_all(std::string_view value, std::string_view key) const {
+  std::vector<const Entry*> out;
+  if (!indexed_ || value.empty()) {
+    for (const Entry& e : entries)
+      if (e.get(key) == value) out.push_back(&e);
+    return out;
+  }
+  const auto* field = field_index(key);
+  if (!field) return out;
+  auto it = field->find(value);
+  if (it != field->end())
+    for (size_t i : it->second) out.push_back(&entries[i]);
+  return out;
+}
+
+const Table::ByName<std::vector<size_t>>* Table::field_index(std::string_view field) const {
+  for (const auto& [name, values] : index_)
+    if (name == field) return &values;
   return nullptr;
+}
+
+void Table::index_fields() {
+  index_.clear();
+  for (size_t i = 0; i < entries.size(); ++i)
+    for (const auto& [field, value] : entries[i].fields) {
+      auto at = std::find_if(index_.begin(), index_.end(), [&](const auto& f) { return f.first == field; });
+      if (at == index_.end()) at = index_.insert(at, {field, {}});
+      at->second[value].push_back(i);
+    }
+  indexed_ = true;
 }
 
 std::vector<std::string> Table::values(std::string_view key) const {
@@ -101,6 +139,7 @@ namespace {
 
 struct Store {
   std::map<std::string, Table, std::less<>> tables;
+  std::unordered_map<std::string_view, const Table*> by_name;  // table() runs per query: a hash, not a tree
   std::vector<std::string> errors;
 };
 
@@ -144,6 +183,7 @@ void read_file(Store& st, std::string_view file, std::string_view text) {
         st.errors.push_back(t.file + ": " + t.name + ": an entry has no source");
     }
     if (std::string err = t.compile_patterns(); !err.empty()) st.errors.push_back(t.file + ": " + t.name + ": " + err);
+    t.index_fields();
     if (st.tables.count(t.name)) st.errors.push_back(t.file + ": table " + t.name + " is defined twice");
     st.tables.emplace(t.name, std::move(t));
   }
@@ -153,6 +193,7 @@ const Store& store() {
   static const Store st = [] {
     Store s;
     for (auto& [file, text] : embedded_knowledge()) read_file(s, file, text);
+    for (const auto& [name, t] : s.tables) s.by_name.emplace(name, &t);
     return s;
   }();
   return st;
@@ -162,9 +203,9 @@ const Store& store() {
 
 const Table& table(std::string_view name) {
   const Store& st = store();
-  auto it = st.tables.find(name);
-  if (it == st.tables.end()) throw std::logic_error("no knowledge table named " + std::string(name));
-  return it->second;
+  auto it = st.by_name.find(name);
+  if (it == st.by_name.end()) throw std::logic_error("no knowledge table named " + std::string(name));
+  return *it->second;
 }
 
 bool in(std::string_view table_name, std::string_view value) { return table(table_name).contains(value); }

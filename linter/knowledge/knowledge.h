@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 namespace re2 {
@@ -35,6 +36,8 @@ class Table {
 
   // The entry whose `key` field equals `value` (case-sensitive), or null.
   const Entry* find(std::string_view value, std::string_view key = "name") const;
+  // Every entry whose `key` field equals `value`, in file order.
+  std::vector<const Entry*> find_all(std::string_view value, std::string_view key = "name") const;
   bool contains(std::string_view value, std::string_view key = "name") const { return find(value, key); }
   // Every value of `key`, in file order.
   std::vector<std::string> values(std::string_view key = "name") const;
@@ -51,11 +54,22 @@ class Table {
 
   // Loader only: compiles the `pattern` fields; returns an error text or "".
   std::string compile_patterns();
+  // Loader only: indexes every scalar field's values (find and find_all then hash, not scan).
+  void index_fields();
 
  private:
   struct PatternSet;                       // RE2::Set over all patterns (knowledge.cpp)
   std::shared_ptr<PatternSet> set_;
   std::vector<size_t> pattern_entry_;      // RE2Set index -> entry index
+  struct Hash {
+    using is_transparent = void;
+    size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+  };
+  template <class V> using ByName = std::unordered_map<std::string, V, Hash, std::equal_to<>>;
+  // field -> value -> entries (file order); few fields, so they are compared, not hashed
+  std::vector<std::pair<std::string, ByName<std::vector<size_t>>>> index_;
+  const ByName<std::vector<size_t>>* field_index(std::string_view field) const;
+  bool indexed_ = false;
 };
 
 // A table by name. An unknown name is a programming error: std::logic_error.

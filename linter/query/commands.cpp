@@ -54,6 +54,13 @@ std::optional<IntAt> int_flag(const Command& c, const std::vector<std::string>& 
   return IntAt{*v, w->loc};
 }
 
+bool may_have_flag(const Command& c, const std::vector<std::string>& names) {
+  for (size_t i = 1; i < c.argv.size(); ++i)
+    for (const auto& n : names)
+      if (!n.empty() && starts_with(c.argv[i].text, n)) return true;
+  return false;
+}
+
 bool has_any_flag(const Command& c, const std::vector<std::string>& names) {
   for (size_t i = 1; i < c.argv.size(); ++i)
     for (const auto& n : names) {
@@ -97,14 +104,14 @@ std::string launcher_of(const Command& c) {
 
 std::vector<std::pair<std::string, const Word*>> overrides(const Command& c, std::string_view key) {
   std::vector<std::pair<std::string, const Word*>> out;
-  std::string dotted = "." + std::string(key);
   for (const auto& w : c.argv) {
     if (!w.resolved || starts_with(w.text, "-")) continue;
     size_t eq = w.text.find('=');
     if (eq == std::string::npos) continue;
-    std::string k = w.text.substr(0, eq);
-    std::string bare = starts_with(k, "+") ? k.substr(1) : k;
-    if (bare == key || ends_with(bare, dotted)) out.emplace_back(k, &w);
+    std::string_view k = std::string_view(w.text).substr(0, eq);
+    std::string_view bare = starts_with(k, "+") ? k.substr(1) : k;
+    bool dotted = bare.size() > key.size() && ends_with(bare, key) && bare[bare.size() - key.size() - 1] == '.';
+    if (bare == key || dotted) out.emplace_back(std::string(k), &w);
   }
   return out;
 }

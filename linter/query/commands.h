@@ -27,6 +27,9 @@ struct Unreadable {
 // The value of the last flag among `names` ("--tp 2", "--tp=2", "-N2"), as flag_value does.
 std::optional<Word> flag_word(const Command& c, const std::vector<std::string>& names);
 bool has_any_flag(const Command& c, const std::vector<std::string>& names);
+// Does a word after the program start with one of `names`? A cheap test before flag_word
+// and int_flag: false means they find nothing.
+bool may_have_flag(const Command& c, const std::vector<std::string>& names);
 
 // The resolved literal value of a flag among `names` (`--tp 2`, `--tp=2`); nullopt when the
 // flag is absent, a variable or not a whole number. Never throws; a number too large to read

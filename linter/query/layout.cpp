@@ -58,8 +58,8 @@ void flag_default(const Command& c, const Entry& e, Layout& l) {
 // One launcher's flags (in table order), applied to the layout.
 void launcher_flags(const Command& c, std::string_view launcher, Layout& l) {
   std::optional<IntAt> machines, procs;
-  for (const Entry& e : knowledge::table("layout-flags").entries) {
-    if (e.get("launcher") != launcher) continue;
+  for (const Entry* flag : knowledge::table("layout-flags").find_all(launcher, "launcher")) {
+    const Entry& e = *flag;
     const std::string& role = e.get("role");
     auto v = role == "single_node" ? std::nullopt : count_flag(c, e);
     if (role == "single_node" && l.nodes < 0 && has_any_flag(c, e.list("flags"))) l.nodes = 1;
@@ -73,12 +73,30 @@ void launcher_flags(const Command& c, std::string_view launcher, Layout& l) {
   if (launcher == "accelerate") set_accelerate(l, machines, procs);
 }
 
+// layout-keys read once into plain fields: config_layout asks them of every config entry.
+struct LayoutKey {
+  const Entry* entry;
+  std::string name, parent, file, role;
+  bool by_key, shared_count;
+};
+
+const std::vector<LayoutKey>& layout_keys() {
+  static const std::vector<LayoutKey> keys = [] {
+    std::vector<LayoutKey> v;
+    for (const Entry& e : knowledge::table("layout-keys").entries)
+      v.push_back({&e, e.get("name"), e.get("parent"), e.get("file"), e.get("role"), e.get("match") == "key",
+                   !e.get("shared_count").empty()});
+    return v;
+  }();
+  return keys;
+}
+
 // Hydra overrides trainer.num_nodes=2 / trainer.n_gpus_per_node=1 on any command.
 void override_keys(const Command& c, Layout& l) {
-  for (const Entry& e : knowledge::table("layout-keys").entries) {
-    const std::string& role = e.get("role");
-    if ((role != "nodes" && role != "per_node") || !e.get("file").empty()) continue;
-    for (const auto& [key, w] : overrides(c, e.get("name"))) {
+  for (const LayoutKey& k : layout_keys()) {
+    const std::string& role = k.role;
+    if ((role != "nodes" && role != "per_node") || !k.file.empty()) continue;
+    for (const auto& [key, w] : overrides(c, k.name)) {
       auto v = int_literal(w->text.substr(w->text.find('=') + 1));
       if (!v) continue;
       if (role == "nodes") l.set_nodes(*v, w->loc);
@@ -121,16 +139,28 @@ std::set<std::string> file_kinds(const std::vector<ConfigEntry>& cfg) {
   return kinds;
 }
 
+// The key and dotted path of a config entry, each built once (layout_key asks for them per table entry).
+struct EntryNames {
+  const ConfigEntry& e;
+  std::string key = e.key(), dotted = e.dotted();
+};
+
+// Does the layout-keys entry `k` name this config entry?
+bool names_entry(const LayoutKey& k, const EntryNames& n) {
+  const std::string& name = k.name;
+  if (k.by_key) return n.key == name && (k.parent.empty() || parent_key(n.e) == k.parent);
+  if (n.dotted == name) return true;
+  return k.role == "accelerators" && n.dotted.size() > name.size() && n.dotted[name.size()] == '.' &&
+         starts_with(n.dotted, name);
+}
+
 // The layout-keys entry describing a config entry, or null.
 const Entry* layout_key(const ConfigEntry& e, const std::set<std::string>& kinds, bool shared_gpus) {
-  for (const Entry& k : knowledge::table("layout-keys").entries) {
-    if (!k.get("file").empty() && !kinds.count(k.get("file"))) continue;
-    if (shared_gpus && !k.get("shared_count").empty()) continue;
-    const std::string& name = k.get("name");
-    bool hit = k.get("match") == "key"
-                   ? e.key() == name && (k.get("parent").empty() || parent_key(e) == k.get("parent"))
-                   : e.dotted() == name || (k.get("role") == "accelerators" && starts_with(e.dotted(), name + "."));
-    if (hit) return &k;
+  EntryNames names{e};
+  for (const LayoutKey& k : layout_keys()) {
+    if (!k.file.empty() && !kinds.count(k.file)) continue;
+    if (shared_gpus && k.shared_count) continue;
+    if (names_entry(k, names)) return k.entry;
   }
   return nullptr;
 }

@@ -49,11 +49,15 @@ long flag_degrees(const Command& c, std::string_view tbl) {
 
 // PP x CP x DP on the line (flags and `model.pipeline_model_parallel_size=2` overrides).
 long line_degrees(const Command& c) {
-  static const std::vector<std::string> keys = table("degree-overrides").values();
+  static const std::vector<std::string> assigned = [] {  // "key="
+    std::vector<std::string> v = table("degree-overrides").values();
+    for (std::string& key : v) key += '=';
+    return v;
+  }();
   long product = flag_degrees(c, "degree-flags");
   for (const auto& w : c.argv)
-    for (const std::string& key : keys) {
-      if (!w.resolved || starts_with(w.text, "-") || w.text.find(key + "=") == std::string::npos) continue;
+    for (const std::string& key_eq : assigned) {
+      if (!w.resolved || starts_with(w.text, "-") || w.text.find(key_eq) == std::string::npos) continue;
       product = times_if_parallel(product, int_literal(w.text.substr(w.text.find('=') + 1)));
     }
   return product;
@@ -67,7 +71,7 @@ bool launcher_fits(const Command& c, const Entry& e) {
 void tp_flags(const Command& c, const Layout& lay, Hits& out) {
   long others = line_degrees(c), expert = flag_degrees(c, "expert-flags");
   for (const Entry& e : table("tp-flags").entries) {
-    if (!launcher_fits(c, e)) continue;
+    if (!query::may_have_flag(c, e.list("flags")) || !launcher_fits(c, e)) continue;
     auto v = query::int_flag(c, e.list("flags"), &out.bad);
     if (!v || v->value <= 1) continue;
     Hit& h = add(out, e, v->value, v->loc, e.get("name"), lay, std::max(mul(v->value, others), expert));
@@ -137,8 +141,8 @@ std::string section_of(const ConfigEntry& e, const std::string& folder) {
 
 // The first tp-config-keys entry that describes this config entry, or null.
 const Entry* tp_key(const ConfigEntry& e, bool axolotl, const std::string& folder) {
-  for (const Entry& k : table("tp-config-keys").entries) {
-    if (k.get("name") != e.key()) continue;
+  for (const Entry* key : table("tp-config-keys").find_all(e.key())) {
+    const Entry& k = *key;
     if (!k.get("parent").empty() && k.get("parent") != section_of(e, folder)) continue;
     if (!k.get("top_level").empty() && e.path.size() != 1) continue;
     const std::string& dialect = k.get("dialect");
@@ -173,6 +177,7 @@ std::optional<long> literal_int(const PyArg* a, query::Unreadable* bad = nullptr
 
 // LLM(tensor_parallel_size=2), sglang.Engine(tp_size=2), TransformerConfig(tensor_model_parallel_size=2)
 void tp_kwargs(const PyCall& c, Hits& out) {
+  if (std::none_of(c.args.begin(), c.args.end(), [](const PyArg& a) { return !a.keyword.empty(); })) return;
   long others = 1;
   static const std::vector<std::string> degree_kwargs = table("degree-kwargs").values();
   for (const std::string& k : degree_kwargs)
@@ -180,6 +185,7 @@ void tp_kwargs(const PyCall& c, Hits& out) {
   std::vector<std::string> tried;
   for (const Entry& e : table("tp-kwargs").entries) {
     const std::string& name = e.get("name");
+    if (!query::kwarg(c, name)) continue;  // (cheap first: then no entry of this name can hit)
     if (!query::call_matches(c, e) || std::count(tried.begin(), tried.end(), name)) continue;
     tried.push_back(name);
     const PyArg* a = query::kwarg(c, name);

@@ -38,8 +38,9 @@ inline ParsedFile* add_file(Project& p, const std::string& path, const std::stri
   ParseDiag diag;
   parser->parse(pf->src, pf->facts, diag);
   for (PostParsePass pass : post_parse_passes()) pass(pf->facts);
+  ParsedFile* added = pf.get();
   p.files.push_back(std::move(pf));
-  return p.files.back().get();
+  return added;
 }
 
 // Run rule `id` over a linked project.
