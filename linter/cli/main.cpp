@@ -18,6 +18,7 @@
 
 #include "config/config.h"
 #include "engine/baseline.h"
+#include "engine/facts_cache.h"
 #include "engine/engine.h"
 #include "core/registry.h"
 #include "core/rule_docs.h"
@@ -179,12 +180,6 @@ bool resolve_config(const std::string& explicit_file, bool no_config, const std:
                      sc::Origin::cli("$SPARKCHECK_CACHE_DIR")};
   }
   return true;
-}
-
-// SPARKCHECK_NO_CACHE set (to anything but 0): no facts cache, as --no-cache.
-bool cache_off_by_env() {
-  const char* v = std::getenv("SPARKCHECK_NO_CACHE");
-  return v && *v && std::string(v) != "0";
 }
 
 // Absolute directory holding `file` (baselines key their paths to it).
@@ -414,7 +409,7 @@ bool lint_options(const LintArgs& a, const sc::Config& cfg, sc::LintOptions& opt
   sc::apply_config(cfg, opt);
   opt.jobs = a.jobs;
   if (a.no_prefilter) opt.prefilter = false;
-  opt.disk_cache = !a.no_cache && !cache_off_by_env();
+  opt.disk_cache = !a.no_cache && !sc::cache_off_by_env();
   if (!cfg.baseline.value.empty() && a.write_baseline.empty()) {
     sc::Baseline bl;
     std::string err;
@@ -542,7 +537,7 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
 const char* cache_off_reason(const LintArgs& a) {
   if (!a.stdin_filename.empty()) return "standard input";
   if (a.no_cache) return "--no-cache";
-  return cache_off_by_env() ? "SPARKCHECK_NO_CACHE" : nullptr;
+  return sc::cache_off_by_env() ? "SPARKCHECK_NO_CACHE" : nullptr;
 }
 
 // -v: where the facts cache is and what it saved.

@@ -58,6 +58,14 @@ bool write_cache_file(const std::string& path, const std::string& bytes, std::st
 // save when anything changed. `root` is the run's lint root. Fills LintResult::cache.
 LintResult lint_with_disk_cache(const LintOptions& opt, const std::string& root);
 
+// SPARKCHECK_NO_CACHE set (to anything but 0): no facts cache, as --no-cache.
+bool cache_off_by_env();
+
+// Fills `cache` from the disk cache a CLI run with `opt` under `root` would use, when one
+// exists and passes every check; never creates or writes anything (the language server's
+// first lint starts warm). Returns the number of entries loaded.
+size_t seed_from_disk_cache(const LintOptions& opt, const std::string& root, ParseCache& cache);
+
 constexpr size_t kMaxCacheBytes = 512u << 20;  // a larger cache file is ignored
 
 }  // namespace sc

@@ -216,6 +216,22 @@ void save(const std::string& root, const std::string& options, const ParseCache&
 
 }  // namespace
 
+bool cache_off_by_env() {
+  const char* v = std::getenv("SPARKCHECK_NO_CACHE");
+  return v && *v && std::string(v) != "0";
+}
+
+size_t seed_from_disk_cache(const LintOptions& opt, const std::string& root, ParseCache& cache) {
+  std::string options = cache_options_text(opt), bytes, why;
+  std::string local = opt.cache_dir.empty() ? (root == "/" ? "" : root) + "/" + kCacheDirName : "";
+  for (const std::string& d : {opt.cache_dir, local, user_cache_dir()}) {
+    if (d.empty() || !read_cache_file(cache_file_in(d, root, options), bytes, why)) continue;
+    if (decode_cache(bytes, root, options, cache, why)) return cache.entries.size();
+    cache.entries.clear();
+  }
+  return 0;
+}
+
 LintResult lint_with_disk_cache(const LintOptions& opt, const std::string& root) {
   CacheReport rep;
   std::string why, dir = cache_dir_for(root, opt.cache_dir, why);

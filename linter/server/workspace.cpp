@@ -3,6 +3,7 @@
 
 #include "config/config.h"
 #include "engine/baseline.h"
+#include "engine/facts_cache.h"
 #include "server/server.h"
 
 namespace sc::lsp {
@@ -45,6 +46,8 @@ void lint_workspace(Workspace& ws, const std::map<std::string, std::string>& ove
   opt.root = ws.root;
   opt.overlays = overlays;
   opt.reuse = ws.parsed.get();
+  // The first lint starts from the CLI's facts cache where one exists (read only).
+  if (ws.parsed->entries.empty() && !cache_off_by_env()) seed_from_disk_cache(opt, ws.root, *ws.parsed);
   ws.result = run_lint(opt);
 }
 

@@ -466,7 +466,36 @@ def test_folders():
     stop(c)
 
 
+def test_seeded_from_cache():
+    """The first lint starts from the CLI's facts cache: nothing unchanged is parsed again."""
+    root = copy_project("seeded")
+    saved = os.environ.pop("SPARKCHECK_NO_CACHE", None)
+    try:
+        subprocess.run([BIN, "lint", "-q", "."], cwd=root, capture_output=True)
+        cached = os.path.isdir(os.path.join(root, ".sparkcheck_cache"))
+        time.sleep(2.1)  # stamps of files changed in the last 2 s are not trusted
+        c, _ = start(root)
+        msg = c.wait_note(lambda m: m["method"] == "window/logMessage" and "linted" in m["params"]["message"])
+        msg = msg["params"]["message"]
+        check("the CLI wrote its cache", cached)
+        check("the first lint reuses the CLI's cache", "(0 parsed" in msg, msg)
+        warm, cold = latest_findings(c, root), cold_findings(root)
+        check("findings from the cache equal a cold lint (%d)" % len(cold), warm == cold and len(cold) >= 2, (warm ^ cold) or cold)
+        stop(c)
+    finally:
+        if saved is not None:
+            os.environ["SPARKCHECK_NO_CACHE"] = saved
+    os.environ["SPARKCHECK_NO_CACHE"] = "1"
+    c, _ = start(root)
+    msg = c.wait_note(lambda m: m["method"] == "window/logMessage" and "linted" in m["params"]["message"])
+    check("SPARKCHECK_NO_CACHE=1: the server parses everything", "(0 parsed" not in msg["params"]["message"], msg)
+    stop(c)
+    if saved is None:
+        del os.environ["SPARKCHECK_NO_CACHE"]
+
+
 def main():
+    test_seeded_from_cache()
     test_typing()
     test_watched_files()
     test_folders()
