@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/json_stream.h"
 #include "core/read_file.h"
 
 namespace sc {
@@ -68,21 +69,25 @@ bool load_baseline(const std::string& file, Baseline& out, std::string& error) {
 }
 
 void write_baseline(const LintResult& r, std::ostream& out, const std::string& base_dir) {
-  nlohmann::ordered_json list = nlohmann::ordered_json::array();
   std::vector<std::string> keys = fingerprints_relative_to(r, base_dir);
+  JsonStream w(out);  // one finding at a time
+  w.begin_object();
+  w.member("version", 1);
+  w.member("tool", "sparkcheck");
+  w.key("findings");
+  w.begin_array();
   for (size_t i = 0; i < r.findings.size(); ++i) {
     const Finding& f = r.findings[i];
     if (!f.suppressions.empty()) continue;
-    list.push_back({{"fingerprint", keys[i]},
-                    {"rule", f.rule},
-                    {"path", base_dir.empty() ? f.loc.path : path_relative_to(r, f.loc.path, base_dir)},
-                    {"line", f.loc.range.line},
-                    {"message", f.message}});
+    w.value({{"fingerprint", keys[i]},
+             {"rule", f.rule},
+             {"path", base_dir.empty() ? f.loc.path : path_relative_to(r, f.loc.path, base_dir)},
+             {"line", f.loc.range.line},
+             {"message", f.message}});
   }
-  nlohmann::ordered_json doc = {{"version", 1},
-                                {"tool", "sparkcheck"},
-                                {"findings", list}};
-  out << doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+  w.end();
+  w.end();
+  out << "\n";
 }
 
 }  // namespace sc

@@ -14,6 +14,7 @@
 #include <sstream>
 #include <vector>
 
+#include "core/json_stream.h"
 #include "core/rule_docs.h"
 #include "engine/fix.h"
 #include "output/escape.h"
@@ -32,25 +33,24 @@ std::string rule_url(const std::string& id) {
   return std::string(tool_information_uri()) + "/blob/main/docs/rules/" + id + ".md";
 }
 
-void dump(const ojson& j, std::ostream& out) {
-  out << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
-}
-
 const char* gitlab_severity(Level l) {
   return l == Level::Error ? "critical" : l == Level::Warning ? "major" : "info";
 }
 
+// gitlab and rdjson are streamed one finding at a time, as json and sarif are.
 void write_gitlab(const LintResult& r, std::ostream& out, const OutputOptions&) {
-  ojson a = ojson::array();
+  JsonStream w(out);
+  w.begin_array();
   for (const auto& f : r.findings) {
     if (!f.suppressions.empty()) continue;
-    a.push_back({{"description", "[" + f.rule + "] " + with_fix(f)},
-                 {"check_name", f.rule},
-                 {"fingerprint", f.fingerprint},
-                 {"severity", gitlab_severity(f.level)},
-                 {"location", {{"path", f.loc.path}, {"lines", {{"begin", line_of(f.loc.range)}}}}}});
+    w.value({{"description", "[" + f.rule + "] " + with_fix(f)},
+             {"check_name", f.rule},
+             {"fingerprint", f.fingerprint},
+             {"severity", gitlab_severity(f.level)},
+             {"location", {{"path", f.loc.path}, {"lines", {{"begin", line_of(f.loc.range)}}}}}});
   }
-  dump(a, out);
+  w.end();
+  out << "\n";
 }
 
 // rdjson columns count UTF-8 bytes; ours count code points.
@@ -102,16 +102,22 @@ ojson rd_finding(const LintResult& r, const Finding& f) {
 }
 
 void write_rdjson(const LintResult& r, std::ostream& out, const OutputOptions&) {
-  ojson diags = ojson::array();
+  JsonStream w(out);
+  w.begin_object();
+  w.member("source", {{"name", "sparkcheck"}, {"url", tool_information_uri()}});
+  w.key("diagnostics");
+  w.begin_array();
   for (const auto& f : r.findings)
-    if (f.suppressions.empty()) diags.push_back(rd_finding(r, f));
+    if (f.suppressions.empty()) w.value(rd_finding(r, f));
   for (const auto& n : r.notifications)
     if (!n.path.empty())
-      diags.push_back({{"message", n.message},
-                       {"location", {{"path", n.path}, {"range", rd_range(r, {n.path, n.range})}}},
-                       {"severity", rd_severity(n.level)},
-                       {"code", {{"value", n.id}}}});
-  dump({{"source", {{"name", "sparkcheck"}, {"url", tool_information_uri()}}}, {"diagnostics", diags}}, out);
+      w.value({{"message", n.message},
+               {"location", {{"path", n.path}, {"range", rd_range(r, {n.path, n.range})}}},
+               {"severity", rd_severity(n.level)},
+               {"code", {{"value", n.id}}}});
+  w.end();
+  w.end();
+  out << "\n";
 }
 
 const char* cs_severity(Level l) { return l == Level::Error ? "error" : l == Level::Warning ? "warning" : "info"; }

@@ -1,6 +1,7 @@
 // `--format json`: a plain list for scripts.
 #include <nlohmann/json.hpp>
 
+#include "core/json_stream.h"
 #include "core/source.h"
 #include "output/escape.h"
 #include "output/output.h"
@@ -34,39 +35,47 @@ nlohmann::ordered_json fixes_json(const std::vector<Fix>& fixes) {
   return a;
 }
 
-void write_json(const LintResult& r, std::ostream& out, const OutputOptions&) {
-  nlohmann::ordered_json findings = nlohmann::ordered_json::array();
-  for (const auto& f : r.findings) {
-    nlohmann::ordered_json j = loc_json(f.loc);
-    j["rule"] = f.rule;
-    j["level"] = level_name(f.level);
-    j["message"] = f.message;
-    j["fix"] = f.fix;
-    if (!f.fixes.empty()) j["fixes"] = fixes_json(f.fixes);  // machine-applicable edits (--fix)
-    j["fingerprint"] = f.fingerprint;
-    j["related"] = nlohmann::ordered_json::array();
-    for (const auto& rel : f.related) {
-      auto rj = loc_json(rel.loc);
-      rj["message"] = rel.message;
-      j["related"].push_back(rj);
-    }
-    j["suppressed"] = !f.suppressions.empty();
-    if (!f.suppressions.empty()) {
-      j["justification"] = f.suppressions[0].justification;
-      j["suppression_kind"] = f.suppressions[0].kind;  // "inSource" (comment) or "external" (configuration)
-    }
-    findings.push_back(j);
+nlohmann::ordered_json finding_json(const Finding& f) {
+  nlohmann::ordered_json j = loc_json(f.loc);
+  j["rule"] = f.rule;
+  j["level"] = level_name(f.level);
+  j["message"] = f.message;
+  j["fix"] = f.fix;
+  if (!f.fixes.empty()) j["fixes"] = fixes_json(f.fixes);  // machine-applicable edits (--fix)
+  j["fingerprint"] = f.fingerprint;
+  j["related"] = nlohmann::ordered_json::array();
+  for (const auto& rel : f.related) {
+    auto rj = loc_json(rel.loc);
+    rj["message"] = rel.message;
+    j["related"].push_back(rj);
   }
-  nlohmann::ordered_json notes = nlohmann::ordered_json::array();
+  j["suppressed"] = !f.suppressions.empty();
+  if (!f.suppressions.empty()) {
+    j["justification"] = f.suppressions[0].justification;
+    j["suppression_kind"] = f.suppressions[0].kind;  // "inSource" (comment) or "external" (configuration)
+  }
+  return j;
+}
+
+// Streamed one finding at a time: memory does not grow with the number of findings.
+void write_json(const LintResult& r, std::ostream& out, const OutputOptions&) {
+  JsonStream w(out);
+  w.begin_object();
+  w.member("version", tool_version());
+  w.key("findings");
+  w.begin_array();
+  for (const auto& f : r.findings) w.value(finding_json(f));
+  w.end();
+  w.key("notifications");
+  w.begin_array();
   for (const auto& n : r.notifications)
-    notes.push_back({{"path", n.path}, {"line", n.range.line}, {"level", level_name(n.level)}, {"id", n.id}, {"message", n.message}});
-  nlohmann::ordered_json doc = {{"version", tool_version()},
-                                {"findings", findings},
-                                {"notifications", notes},
-                                {"files_linted", r.linted.size()},
-                                {"baselined", r.baselined},
-                                {"complete", r.complete}};
-  out << doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+    w.value({{"path", n.path}, {"line", n.range.line}, {"level", level_name(n.level)}, {"id", n.id}, {"message", n.message}});
+  w.end();
+  w.member("files_linted", r.linted.size());
+  w.member("baselined", r.baselined);
+  w.member("complete", r.complete);
+  w.end();
+  out << "\n";
 }
 
 }  // namespace

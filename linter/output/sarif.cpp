@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
+#include "core/json_stream.h"
 #include "core/rule_docs.h"
 #include "core/suppress.h"
 #include "output/output.h"
@@ -180,27 +181,51 @@ static ojson sarif_result(const Finding& f, const LintResult& r) {
   return res;
 }
 
-static void write_sarif(const LintResult& r, std::ostream& out, const OutputOptions& o) {
-  ojson driver = sarif_driver();  // every documented rule, the meta rule among them
-  ojson results = ojson::array();
-  for (const auto& f : r.findings) results.push_back(sarif_result(f, r));
-  ojson notes = ojson::array();
-  for (const auto& n : r.notifications) notes.push_back(sarif_notification(n, r));
+static ojson sarif_invocation_head(const LintResult& r, const OutputOptions& o) {
   ojson inv = {{"executionSuccessful", r.complete}};
   if (!o.command_line.empty()) inv["commandLine"] = o.command_line;
   if (!o.working_directory.empty()) inv["workingDirectory"] = {{"uri", file_uri(o.working_directory)}};
   if (!o.config_file.empty()) inv["properties"] = {{"configurationFile", o.config_file}};
-  inv["toolExecutionNotifications"] = notes;
-  ojson run = {{"tool", {{"driver", driver}}},
-               {"automationDetails", {{"id", "sparkcheck/lint/"}}},
-               {"originalUriBaseIds", {{"%SRCROOT%", {{"uri", file_uri(r.project.root)}}}}},
-               {"invocations", ojson::array({inv})},
-               {"columnKind", "unicodeCodePoints"},
-               {"results", results}};
-  ojson log = {{"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
-               {"version", "2.1.0"},
-               {"runs", ojson::array({run})}};
-  out << log.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+  return inv;
+}
+
+// runs[0].invocations: one invocation, its notifications streamed.
+static void write_invocations(JsonStream& w, const LintResult& r, const OutputOptions& o) {
+  w.key("invocations");
+  w.begin_array();
+  w.begin_object();
+  const ojson head = sarif_invocation_head(r, o);
+  for (const auto& [k, v] : head.items()) w.member(k, v);
+  w.key("toolExecutionNotifications");
+  w.begin_array();
+  for (const auto& n : r.notifications) w.value(sarif_notification(n, r));
+  w.end();
+  w.end();
+  w.end();
+}
+
+// Streamed one result at a time: memory does not grow with the number of findings.
+static void write_sarif(const LintResult& r, std::ostream& out, const OutputOptions& o) {
+  JsonStream w(out);
+  w.begin_object();
+  w.member("$schema", "https://json.schemastore.org/sarif-2.1.0.json");
+  w.member("version", "2.1.0");
+  w.key("runs");
+  w.begin_array();
+  w.begin_object();
+  w.member("tool", {{"driver", sarif_driver()}});  // every documented rule, the meta rule among them
+  w.member("automationDetails", {{"id", "sparkcheck/lint/"}});
+  w.member("originalUriBaseIds", {{"%SRCROOT%", {{"uri", file_uri(r.project.root)}}}});
+  write_invocations(w, r, o);
+  w.member("columnKind", "unicodeCodePoints");
+  w.key("results");
+  w.begin_array();
+  for (const auto& f : r.findings) w.value(sarif_result(f, r));
+  w.end();
+  w.end();
+  w.end();
+  w.end();
+  out << "\n";
 }
 
 SPARKCHECK_OUTPUT("sarif", write_sarif);

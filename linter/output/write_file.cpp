@@ -14,7 +14,9 @@
 #include <fstream>
 #include <iostream>
 #include <iterator>
-#include <sstream>
+#include <streambuf>
+#include <string_view>
+#include <vector>
 
 namespace sc {
 
@@ -40,7 +42,7 @@ int claim_slot() {
   return -1;
 }
 
-bool write_all(int fd, const std::string& s) {
+bool write_all(int fd, std::string_view s) {
   size_t off = 0;
   while (off < s.size()) {
     ssize_t n = write(fd, s.data() + off, s.size() - off);
@@ -55,18 +57,75 @@ std::string fail(const std::string& path, int err) {
   return "cannot write " + path + ": " + std::strerror(err);
 }
 
+// Passes a report to a file descriptor as it is rendered, 64 KiB at a time, so no
+// copy of the whole report is held; keeps the first write error (errno's value).
+class FdBuf : public std::streambuf {
+ public:
+  explicit FdBuf(int fd) : fd_(fd), buf_(1 << 16) { setp(buf_.data(), buf_.data() + buf_.size()); }
+  bool finish() { return drain(); }
+  int error() const { return err_; }
+
+ protected:
+  int_type overflow(int_type c) override {
+    if (!drain()) return traits_type::eof();
+    if (!traits_type::eq_int_type(c, traits_type::eof())) {
+      *pptr() = traits_type::to_char_type(c);
+      pbump(1);
+    }
+    return traits_type::not_eof(c);
+  }
+  int sync() override { return drain() ? 0 : -1; }
+
+ private:
+  bool drain() {
+    if (err_) return false;
+    size_t n = static_cast<size_t>(pptr() - pbase());
+    if (n && !write_all(fd_, std::string_view(pbase(), n))) {
+      err_ = errno ? errno : EIO;
+      return false;
+    }
+    setp(buf_.data(), buf_.data() + buf_.size());
+    return true;
+  }
+  int fd_;
+  int err_ = 0;
+  std::vector<char> buf_;
+};
+
+// Renders with `fn` straight into `fd`; false with the write error in `err`.
+bool render_to(int fd, const Render& fn, int& err) {
+  FdBuf buf(fd);
+  std::ostream os(&buf);
+  fn(os);
+  bool ok = buf.finish();
+  err = buf.error();
+  return ok;
+}
+
 // Writes into an existing non-regular target (device, FIFO) as it is.
-bool write_special(const std::string& path, const std::string& data, std::string& error) {
+bool write_special(const std::string& path, const Render& fn, std::string& error) {
   int fd = open(path.c_str(), O_WRONLY | O_NOCTTY | O_CLOEXEC);
   if (fd < 0) { error = fail(path, errno); return false; }
-  bool ok = write_all(fd, data);
-  int e = errno;
+  int e = 0;
+  bool ok = render_to(fd, fn, e);
   if (close(fd) != 0 && ok) { ok = false; e = errno; }
   if (!ok) error = fail(path, e);
   return ok;
 }
 
-bool write_replacing(const std::string& path, const std::string& data, mode_t mode, std::string& error) {
+// Renders into the temporary file `temp` (open as `fd`); removes it when rendering throws.
+bool render_temp(int fd, const char* temp, mode_t mode, const Render& fn, int& err) {
+  try {
+    if (fchmod(fd, mode) != 0) { err = errno; return false; }
+    return render_to(fd, fn, err);
+  } catch (...) {
+    close(fd);
+    unlink(temp);
+    throw;
+  }
+}
+
+bool write_replacing(const std::string& path, const Render& fn, mode_t mode, std::string& error) {
   size_t slash = path.rfind('/');
   std::string dir = slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
   std::string base = slash == std::string::npos ? path : path.substr(slash + 1);
@@ -78,8 +137,14 @@ bool write_replacing(const std::string& path, const std::string& data, mode_t mo
   int fd = mkstemp(temp);
   if (fd < 0) { error = fail(path, errno); g_state[slot] = 0; return false; }
   g_state[slot] = 2;
-  bool ok = fchmod(fd, mode) == 0 && write_all(fd, data);
-  int e = errno;
+  int e = 0;
+  bool ok = false;
+  try {
+    ok = render_temp(fd, temp, mode, fn, e);
+  } catch (...) {
+    g_state[slot] = 0;
+    throw;
+  }
   if (close(fd) != 0 && ok) { ok = false; e = errno; }
   if (ok && rename(temp, path.c_str()) != 0) { ok = false; e = errno; }
   if (!ok) unlink(temp);
@@ -107,22 +172,21 @@ void forget_on_signal(int slot) {
   if (slot >= 0 && slot < kSlots) g_state[slot] = 0;
 }
 
-bool write_report(const std::string& path, const std::function<void(std::ostream&)>& fn, std::string& error) {
-  std::ostringstream buf;
-  fn(buf);
-  std::string data = buf.str();
+// The report goes out as it is rendered: memory does not grow with its size.
+bool write_report(const std::string& path, const Render& fn, std::string& error) {
   if (path.empty() || path == "-") {
     std::cout.flush();
     std::fflush(stdout);
-    bool ok = write_all(1, data);
-    if (!ok) error = fail("standard output", errno);
+    int e = 0;
+    bool ok = render_to(1, fn, e);
+    if (!ok) error = fail("standard output", e);
     return ok;
   }
   struct stat st;
-  if (stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) return write_special(path, data, error);
+  if (stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) return write_special(path, fn, error);
   mode_t um = umask(0);
   umask(um);
-  return write_replacing(path, data, 0666 & ~um, error);
+  return write_replacing(path, fn, 0666 & ~um, error);
 }
 
 bool replace_file(const std::string& path, const std::string& data, std::string& error) {
@@ -130,7 +194,7 @@ bool replace_file(const std::string& path, const std::string& data, std::string&
   struct stat st;
   if (!realpath(path.c_str(), real) || stat(real, &st) != 0) { error = fail(path, errno); return false; }
   if (!S_ISREG(st.st_mode)) { error = fail(path, EINVAL); return false; }
-  return write_replacing(real, data, st.st_mode & 07777, error);
+  return write_replacing(real, [&](std::ostream& o) { o << data; }, st.st_mode & 07777, error);
 }
 
 PatchWrite write_patch(const std::string& path, const std::string& before, const std::string& after, std::string& error) {

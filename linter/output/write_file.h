@@ -10,9 +10,12 @@
 
 namespace sc {
 
+using Render = std::function<void(std::ostream&)>;
+
 // Renders with `fn` and writes it to `path`, or to standard output when `path`
-// is empty. Returns false with `error` naming the path and the reason.
-bool write_report(const std::string& path, const std::function<void(std::ostream&)>& fn, std::string& error);
+// is empty, as it is rendered (a file still through a temporary file and rename).
+// Returns false with `error` naming the path and the reason.
+bool write_report(const std::string& path, const Render& fn, std::string& error);
 
 // Replaces the regular file `path` (through a symbolic link: its target) with `data` the same
 // way, keeping its permission bits (--fix).

@@ -7,7 +7,11 @@
 #include <iterator>
 #include <sstream>
 
+#include <nlohmann/json.hpp>
+
+#include "core/json_stream.h"
 #include "output/output.h"
+#include "output/write_file.h"
 
 using namespace sc;
 
@@ -97,4 +101,63 @@ TEST_CASE("junit: escaping and counts", "[output]") {
   CHECK(x.find('\x01') == std::string::npos);
   CHECK(x.find("<skipped message=\"suppressed: because\"/>") != std::string::npos);
   CHECK(x.find("<testcase classname=\"clean.py\" name=\"sparkcheck\" file=\"clean.py\"/>") != std::string::npos);
+}
+
+TEST_CASE("JsonStream lays a document out as nlohmann's dump does", "[output]") {
+  using oj = nlohmann::ordered_json;
+  oj item = {{"a", 1}, {"b", oj::array()}, {"c", {{"d", "x\xff"}, {"e", oj::object()}}}, {"f", {1, 2}}};
+  oj doc = {{"v", "1"}, {"empty", oj::array()}, {"list", {item, item}}, {"runs", {{{"inner", {item}}, {"n", oj::object()}}}}};
+  std::ostringstream s;
+  JsonStream w(s);
+  w.begin_object();
+  w.member("v", "1");
+  w.key("empty");
+  w.begin_array();
+  w.end();
+  w.key("list");
+  w.begin_array();
+  w.value(item);
+  w.value(item);
+  w.end();
+  w.key("runs");
+  w.begin_array();
+  w.begin_object();
+  w.key("inner");
+  w.begin_array();
+  w.value(item);
+  w.end();
+  w.member("n", oj::object());
+  w.end();
+  w.end();
+  w.end();
+  CHECK(s.str() == json_dump(doc));
+}
+
+TEST_CASE("json writer: a streamed report parses, findings in order", "[output]") {
+  LintResult r = results(2, 1, 0);
+  std::ostringstream s;
+  output_writers()["json"](r, s, OutputOptions{});
+  auto j = nlohmann::json::parse(s.str());
+  REQUIRE(j["findings"].size() == 3);
+  CHECK(j["findings"][0]["message"] == "msg 0");
+  CHECK(j["findings"][0]["level"] == "warning");
+  CHECK(j["notifications"].empty());
+  CHECK(s.str().back() == '\n');
+}
+
+TEST_CASE("write_report streams a report larger than its buffer, and checks the writes", "[output]") {
+  std::string line(1000, 'x');
+  auto render = [&](std::ostream& o) {
+    for (int i = 0; i < 300; ++i) o << line << i << '\n';
+  };
+  std::ostringstream want;
+  render(want);
+  std::string path = (std::filesystem::temp_directory_path() / "sparkcheck-unit-report.txt").string();
+  std::string why;
+  REQUIRE(write_report(path, render, why));
+  std::ifstream in(path, std::ios::binary);
+  CHECK(std::string(std::istreambuf_iterator<char>(in), {}) == want.str());
+  std::remove(path.c_str());
+  CHECK_FALSE(write_report("/dev/full", render, why));
+  CHECK(why.find("/dev/full") != std::string::npos);
 }

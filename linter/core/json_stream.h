@@ -1,0 +1,41 @@
+// Writes a JSON document piece by piece, laid out exactly as nlohmann's
+// dump(2, ' ', false, replace) lays out the whole document, so that a report
+// of many findings needs memory for one finding at a time, not a DOM of all.
+#pragma once
+#include <nlohmann/json.hpp>
+#include <ostream>
+#include <string_view>
+#include <vector>
+
+namespace sc {
+
+class JsonStream {
+ public:
+  explicit JsonStream(std::ostream& out) : out_(out) {}
+  void begin_object() { open('}'); }
+  void begin_array() { open(']'); }
+  void end();  // closes the innermost object or array
+  void key(std::string_view k);
+  void value(const nlohmann::ordered_json& v);  // an array element, or the value after key()
+  void member(std::string_view k, const nlohmann::ordered_json& v) {
+    key(k);
+    value(v);
+  }
+
+ private:
+  struct Open {
+    char close;
+    size_t count;
+  };
+  void open(char close);
+  void next();  // the separator and indentation before a member or element
+  void indent(size_t depth);
+  std::ostream& out_;
+  std::vector<Open> stack_;
+  bool after_key_ = false;
+};
+
+// nlohmann's indented dump with invalid UTF-8 replaced, as every JSON report writes it.
+std::string json_dump(const nlohmann::ordered_json& v);
+
+}  // namespace sc
