@@ -679,7 +679,10 @@ int cmd_lint(LintArgs& a, int argc, char** argv) {
     return kExitError;
   sc::remove_temp_files_on_signals();
   auto t0 = std::chrono::steady_clock::now();
-  sc::LintResult res;
+  // Kept to the end of the process: freeing every file's facts at exit costs more than the
+  // rest of a pre-commit run (reachable through a static, so not a leak to a checker).
+  static sc::LintResult* kept = new sc::LintResult;
+  sc::LintResult& res = *kept;
   {
     Progress progress;
     if (!a.quiet && isatty(2)) opt.progress = std::ref(progress);
