@@ -737,7 +737,7 @@ LintResult run_lint(const LintOptions& opt) {
   sort_and_dedupe(res.findings);
   apply_policy(res, opt, ran);
   sort_findings(res.findings);
-  assign_fingerprints(res);
+  if (opt.fingerprints) assign_fingerprints(res);
   if (opt.baseline) apply_baseline(opt, res);
   return res;
 }
