@@ -36,7 +36,20 @@ bool in_cache_dir(const std::string& abs) {
   return ends_with(abs, seg) || abs.find(seg + "/") != std::string::npos;
 }
 
+namespace {
+// An absolute path with no "." or ".." part and no doubled or trailing '/'.
+bool plain_path(std::string_view p) {
+  return p.size() > 1 && p[0] == '/' && p.back() != '/' && p.find("//") == std::string_view::npos &&
+         p.find("/./") == std::string_view::npos && p.find("/../") == std::string_view::npos && !ends_with(p, "/.") &&
+         !ends_with(p, "/..");
+}
+}  // namespace
+
 std::string display_path(const std::string& abs, const std::string& root) {
+  // The usual case, without building paths: a plain `abs` under a plain `root`.
+  if (abs.size() > root.size() + 1 && abs.compare(0, root.size(), root) == 0 && abs[root.size()] == '/' &&
+      plain_path(root) && plain_path(abs) && abs.compare(root.size() + 1, 2, "..") != 0)
+    return abs.substr(root.size() + 1);
   std::error_code ec;
   fs::path rel = fs::path(abs).lexically_relative(root);
   std::string s = rel.generic_string();
