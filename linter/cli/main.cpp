@@ -666,15 +666,22 @@ int print_diff(const sc::LintResult& res, const sc::LintOptions& opt, const Lint
   return patches.empty() ? kExitClean : kExitFindings;
 }
 
+// The formats that print Finding::fingerprint; for the others the flagged lines are not read for it.
+bool shows_fingerprints(const FormatSpec& s) { return s.name == "json" || s.name == "sarif" || s.name == "gitlab"; }
+
 int cmd_lint(LintArgs& a, int argc, char** argv) {
   sc::Config cfg;
   sc::LintOptions opt;
   std::vector<FormatSpec> specs;
   if (!stdin_paths(a) || !fix_args(a) || !lint_config(a, cfg) || !lint_options(a, cfg, opt) || !output_specs(a, specs))
     return kExitError;
+  opt.fingerprints = std::any_of(specs.begin(), specs.end(), shows_fingerprints);
   sc::remove_temp_files_on_signals();
   auto t0 = std::chrono::steady_clock::now();
-  sc::LintResult res;
+  // Kept to the end of the process: freeing every file's facts at exit costs more than the
+  // rest of a pre-commit run (reachable through a static, so not a leak to a checker).
+  static sc::LintResult* kept = new sc::LintResult;
+  sc::LintResult& res = *kept;
   {
     Progress progress;
     if (!a.quiet && isatty(2)) opt.progress = std::ref(progress);

@@ -36,7 +36,20 @@ bool in_cache_dir(const std::string& abs) {
   return ends_with(abs, seg) || abs.find(seg + "/") != std::string::npos;
 }
 
+namespace {
+// An absolute path with no "." or ".." part and no doubled or trailing '/'.
+bool plain_path(std::string_view p) {
+  return p.size() > 1 && p[0] == '/' && p.back() != '/' && p.find("//") == std::string_view::npos &&
+         p.find("/./") == std::string_view::npos && p.find("/../") == std::string_view::npos && !ends_with(p, "/.") &&
+         !ends_with(p, "/..");
+}
+}  // namespace
+
 std::string display_path(const std::string& abs, const std::string& root) {
+  // The usual case, without building paths: a plain `abs` under a plain `root`.
+  if (abs.size() > root.size() + 1 && abs.compare(0, root.size(), root) == 0 && abs[root.size()] == '/' &&
+      plain_path(root) && plain_path(abs) && abs.compare(root.size() + 1, 2, "..") != 0)
+    return abs.substr(root.size() + 1);
   std::error_code ec;
   fs::path rel = fs::path(abs).lexically_relative(root);
   std::string s = rel.generic_string();
@@ -81,7 +94,13 @@ struct Walker {
 
   void add_file(const std::string& abs, const std::string& disp, const struct stat& st, bool explicit_arg) {
     if (!seen_files.insert({st.st_dev, st.st_ino}).second) return;  // read each file once
-    res.files.push_back({abs, disp, explicit_arg});
+    WalkedFile f{abs, disp, explicit_arg};
+    if (S_ISREG(st.st_mode)) {
+      f.dev = static_cast<int64_t>(st.st_dev), f.ino = static_cast<int64_t>(st.st_ino);
+      f.size = static_cast<int64_t>(st.st_size);
+      f.ctime_ns = static_cast<int64_t>(st.st_ctim.tv_sec) * 1000000000 + st.st_ctim.tv_nsec;
+    }
+    res.files.push_back(std::move(f));
   }
 
   std::string rel_to_top(const std::string& abs) const {
@@ -90,12 +109,14 @@ struct Walker {
   }
 
   // Pushes the ignore files of `abs` (.gitignore, then .ignore); returns how many.
-  size_t push_ignores(const std::string& abs) {
+  // `names`, when given, is the directory's sorted listing (no lstat for a name not in it).
+  size_t push_ignores(const std::string& abs, const std::vector<std::string>* names = nullptr) {
     if (opt.no_ignore) return 0;
     size_t n = 0;
     std::string base = rel_to_top(abs);
     for (const char* name : {".gitignore", ".ignore"}) {
       std::string text, why;
+      if (names && !std::binary_search(names->begin(), names->end(), std::string(name))) continue;
       std::string file = abs + "/" + name;
       struct stat st;
       if (lstat(file.c_str(), &st) != 0) continue;
@@ -169,13 +190,14 @@ struct Walker {
            "symlink-cycle", Level::Note);
   }
 
-  void entry(const std::string& abs, const std::string& n, int depth) {
+  // `dfd` is `abs` opened: the entry's status is taken relative to it.
+  void entry(const std::string& abs, int dfd, const std::string& n, int depth) {
     if (n == kCacheDirName) return;  // sparkcheck's own cache, whatever it is
     std::string child = abs + "/" + n;
     std::string disp = display_path(child, opt.root);
     if (excluded(disp)) return;
     struct stat st;
-    if (lstat(child.c_str(), &st) != 0) return;
+    if (fstatat(dfd, n.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) return;
     std::string real;  // the target of a followed link
     if (S_ISLNK(st.st_mode) && !follow_link(child, disp, real, st)) return;
     bool is_dir = S_ISDIR(st.st_mode);
@@ -214,12 +236,12 @@ struct Walker {
       std::string n = e->d_name;
       if (n != "." && n != "..") names.push_back(n);
     }
-    closedir(d);
     std::sort(names.begin(), names.end());
     bool is_venv = std::find(names.begin(), names.end(), "pyvenv.cfg") != names.end();
-    if (is_venv && depth > 0) return;
-    size_t pushed = push_ignores(abs);
-    for (auto& n : names) entry(abs, n, depth);
+    if (is_venv && depth > 0) return (void)closedir(d);
+    size_t pushed = push_ignores(abs, &names);
+    for (auto& n : names) entry(abs, dirfd(d), n, depth);
+    closedir(d);  // open while its entries are walked (at most 64 deep)
     for (size_t i = 0; i < pushed; ++i) ignores.pop();
   }
 };

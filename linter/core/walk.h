@@ -14,6 +14,9 @@ struct WalkedFile {
   std::string abs;      // absolute path as reached
   std::string display;  // relative to the lint root, '/'-separated
   bool explicit_arg = false;  // named on the command line (not found by walking)
+  // The status the walk took (stat for a named file or a followed link, else lstat);
+  // size < 0 when unknown or not a regular file.
+  int64_t dev = 0, ino = 0, size = -1, ctime_ns = 0;
 };
 
 struct WalkOptions {

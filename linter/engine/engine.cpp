@@ -513,14 +513,18 @@ bool reuse_parsed(Job& job, const LintOptions& opt, uint64_t hash) {
 // The file's stamp, taken before it is read; unknown for buffers, non-regular files and files
 // changed in the last two seconds (a write within the clock's tick would leave the same ctime).
 DiskStamp disk_stamp(const WalkedFile& wf, const LintOptions& opt) {
-  struct stat st;
   if (opt.stdin_text || opt.overlays.count(wf.abs)) return {};
-  if ((wf.explicit_arg ? stat(wf.abs.c_str(), &st) : lstat(wf.abs.c_str(), &st)) != 0 || !S_ISREG(st.st_mode)) return {};
-  int64_t ctime_ns = static_cast<int64_t>(st.st_ctim.tv_sec) * 1000000000 + st.st_ctim.tv_nsec;
+  DiskStamp s{wf.dev, wf.ino, wf.size, wf.ctime_ns};  // the walk's status, when it took one
+  struct stat st;
+  if (s.size < 0) {
+    if ((wf.explicit_arg ? stat(wf.abs.c_str(), &st) : lstat(wf.abs.c_str(), &st)) != 0 || !S_ISREG(st.st_mode)) return {};
+    s = {static_cast<int64_t>(st.st_dev), static_cast<int64_t>(st.st_ino), static_cast<int64_t>(st.st_size),
+         static_cast<int64_t>(st.st_ctim.tv_sec) * 1000000000 + st.st_ctim.tv_nsec};
+  }
   struct timespec now;
   clock_gettime(CLOCK_REALTIME, &now);
-  if (ctime_ns + 2000000000 > static_cast<int64_t>(now.tv_sec) * 1000000000 + now.tv_nsec) return {};
-  return {static_cast<int64_t>(st.st_dev), static_cast<int64_t>(st.st_ino), static_cast<int64_t>(st.st_size), ctime_ns};
+  if (s.ctime_ns + 2000000000 > static_cast<int64_t>(now.tv_sec) * 1000000000 + now.tv_nsec) return {};
+  return s;
 }
 
 // The file as parsed in an earlier run without reading it: its stamp is unchanged.
@@ -733,7 +737,7 @@ LintResult run_lint(const LintOptions& opt) {
   sort_and_dedupe(res.findings);
   apply_policy(res, opt, ran);
   sort_findings(res.findings);
-  assign_fingerprints(res);
+  if (opt.fingerprints) assign_fingerprints(res);
   if (opt.baseline) apply_baseline(opt, res);
   return res;
 }

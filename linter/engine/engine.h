@@ -52,6 +52,7 @@ struct LintOptions {
   std::vector<PerFileIgnore> per_file_ignores;   // matching findings are suppressed ("external")
   std::map<std::string, Level> severity;         // rule id -> level override
   bool inline_ignore = true;                     // honour `# sparkcheck: ignore[...]` comments
+  bool fingerprints = true;                      // fill Finding::fingerprint (reads each flagged line)
   bool allow_reasonless_suppressions = false;
   std::optional<std::set<std::string>> baseline; // fingerprints: matching findings are dropped
   std::string baseline_base;                     // baseline fingerprints use paths relative to this dir

@@ -11,9 +11,11 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <thread>
 
 #include "core/walk.h"
 #include "engine/facts_cache.h"
+#include "knowledge/knowledge.h"
 
 namespace sc {
 
@@ -248,7 +250,11 @@ LintResult lint_with_disk_cache(const LintOptions& opt, const std::string& root)
   rep.file = cache_file_in(dir, root, options);
   if (!why.empty()) rep.note = "fell back to " + dir + " (" + why + ")";
   EncodedEntries raw;
+  // The knowledge tables are parsed meanwhile (every lint needs them); a failure there is left
+  // for the first look-up to meet again on this thread.
+  std::thread tables([] { try { knowledge::load_errors(); } catch (...) {} });
   load(root, options, cache, raw, rep);
+  tables.join();
   std::map<std::string, ParseCache::Entry> aside = out_of_scope(cache, opt);
   uint64_t before = rep.loaded ? cache_state(cache.entries) : ~uint64_t(0);
   run.reuse = &cache;

@@ -5,6 +5,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <stdexcept>
 
@@ -201,10 +202,17 @@ const Store& store() {
 
 }  // namespace
 
+// Names are mostly literals: a small per-thread memo keyed by the name's address skips hashing
+// it (the name is still compared, so an address reused for another name finds nothing wrong).
 const Table& table(std::string_view name) {
+  struct Slot { const char* at = nullptr; const Table* t = nullptr; };
+  thread_local std::array<Slot, 64> memo;
+  Slot& slot = memo[(reinterpret_cast<uintptr_t>(name.data()) >> 3) & 63];
+  if (slot.at == name.data() && slot.t->name == name) return *slot.t;
   const Store& st = store();
   auto it = st.by_name.find(name);
   if (it == st.by_name.end()) throw std::logic_error("no knowledge table named " + std::string(name));
+  slot = {name.data(), it->second};
   return *it->second;
 }
 

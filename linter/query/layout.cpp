@@ -286,7 +286,8 @@ std::string named_path(const std::string& word) {
 }
 
 bool names_file(const std::string& display, const std::string& tail) {
-  return display == tail || ends_with(display, "/" + tail);
+  if (display.size() < tail.size() || display.compare(display.size() - tail.size(), tail.size(), tail) != 0) return false;
+  return display.size() == tail.size() || display[display.size() - tail.size() - 1] == '/';
 }
 
 std::string stem_of(const std::string& display) {

@@ -1,6 +1,7 @@
 #include "rules/G10-tensor-parallel-across-sparks/surfaces.h"
 
 #include <algorithm>
+#include <optional>
 #include <limits>
 
 #include "knowledge/knowledge.h"
@@ -155,17 +156,18 @@ const Entry* tp_key(const ConfigEntry& e, bool axolotl, const std::string& folde
 void configs(const std::vector<ConfigEntry>& cfg, const std::string& folder, bool shared_gpus, Hits& out) {
   if (cfg.empty()) return;
   bool axolotl = is_axolotl(cfg);
-  Layout lay = query::config_layout(cfg, shared_gpus);
-  Degrees d = config_degrees(cfg);
+  std::optional<Layout> lay;  // with the degrees, worked out at the first tensor-parallel key
+  Degrees d;
   for (const auto& e : cfg) {
     const Entry* k = e.scalar && !e.path.empty() ? tp_key(e, axolotl, folder) : nullptr;
     auto v = k ? query::entry_int(e, &out.bad) : std::nullopt;
     if (!v || *v <= 1) continue;
+    if (!lay) lay = query::config_layout(cfg, shared_gpus), d = config_degrees(cfg);
     std::string surface = fill(fill(k->get("surface"), "dotted", e.dotted()), "key", e.key());
     bool training = k->get("use") == "training";
     long trainer = std::max(mul(*v, d.others), d.expert);
     long world = !training ? *v : trainer > std::numeric_limits<long>::max() - d.beside ? trainer : trainer + d.beside;
-    add(out, *k, *v, e.value_loc, surface, lay, world);
+    add(out, *k, *v, e.value_loc, surface, *lay, world);
   }
 }
 
@@ -237,8 +239,10 @@ Hits tp_surfaces(const ParsedFile& f, bool shared_gpus) {
   const FileFacts& ff = f.facts;
   Hits hits;
   // #SBATCH lines, the SkyPilot / Kubernetes keys around a run block, exported NNODES...
-  Layout file_layout = merge(merge(query::sbatch_layout(ff.sbatch), query::config_layout(ff.config, shared_gpus)), query::env_layout(ff.env));
-  for (const auto& c : ff.commands) commands(c, file_layout, hits);
+  if (std::any_of(ff.commands.begin(), ff.commands.end(), [](const Command& c) { return !c.argv.empty(); })) {
+    Layout file_layout = merge(merge(query::sbatch_layout(ff.sbatch), query::config_layout(ff.config, shared_gpus)), query::env_layout(ff.env));
+    for (const auto& c : ff.commands) commands(c, file_layout, hits);
+  }
   std::string dir = f.src.path().substr(0, f.src.path().rfind('/') == std::string::npos ? 0 : f.src.path().rfind('/'));
   python(ff.python, hits);  // first: a call's own wording wins over the config entry it also yields
   configs(ff.config, prog_base(dir), shared_gpus, hits);
