@@ -226,6 +226,7 @@ void Project::link() {
   link_image_scripts();
   find_include_cycles();
   envs = package_envs(*this);
+  index_contexts();
 }
 
 // A requirements file that an -r/-c/--override names but the linted tree lacks.
@@ -307,28 +308,40 @@ void Project::find_include_cycles() {
     if (color[up.get()] == 0 && children.count(up.get())) dfs(up.get());
 }
 
-// A command in another file installs `f` in this run: as a member (-r, transitively) or a -c file.
-static bool run_installs_file(const PkgRun& run, const ParsedFile& f) {
-  if (run.file == &f || run.file->facts.kind == FileKind::Requirements) return false;  // a root file, no command
-  for (const PkgMember& m : run.members)
-    if (m.file == &f) return true;
-  return std::find(run.command_constraints.begin(), run.command_constraints.end(), &f) != run.command_constraints.end();
+// The files a command in another file installs in this run: members (-r, transitively) and -c files.
+static std::vector<const ParsedFile*> files_installed_by(const PkgRun& run) {
+  std::vector<const ParsedFile*> out;
+  if (run.file->facts.kind == FileKind::Requirements) return out;  // a root file, no command
+  auto add = [&](const ParsedFile* f) {
+    if (f && f != run.file && std::find(out.begin(), out.end(), f) == out.end()) out.push_back(f);
+  };
+  for (const PkgMember& m : run.members) add(m.file);
+  for (const ParsedFile* f : run.command_constraints) add(f);
+  return out;
 }
 
-std::vector<InstallContext> Project::contexts_for(const ParsedFile& f) const {
-  std::vector<InstallContext> out;
+// Every file's install contexts, in env and run order, built once per `envs` (not per file).
+void Project::index_contexts() const {
+  contexts_.clear();
   for (const PkgEnv& env : envs)
     for (const PkgRun& run : env.runs) {
       // a Dockerfile run counts in the environment of its own stage, not of the stages built on it
       if (env.dockerfile && env.stage != run.stage) continue;
-      if (!run_installs_file(run, f)) continue;
-      if (env.dockerfile && env.dockerfile->facts.kind == FileKind::Dockerfile)
-        out.push_back({env.dockerfile, env.stage, env.image, run.install->loc, run.install, run.file});
-      else  // a command on the host (or `docker run` in a script): installed by that command
-        out.push_back({nullptr, -1, nullptr, run.install->loc, run.install, run.file});
+      for (const ParsedFile* f : files_installed_by(run)) {
+        if (env.dockerfile && env.dockerfile->facts.kind == FileKind::Dockerfile)
+          contexts_[f].push_back({env.dockerfile, env.stage, env.image, run.install->loc, run.install, run.file});
+        else  // a command on the host (or `docker run` in a script): installed by that command
+          contexts_[f].push_back({nullptr, -1, nullptr, run.install->loc, run.install, run.file});
+      }
     }
-  if (out.empty()) out.push_back(InstallContext{});
-  return out;
+  contexts_envs_ = envs.data();
+  contexts_n_ = envs.size();
+}
+
+std::vector<InstallContext> Project::contexts_for(const ParsedFile& f) const {
+  if (contexts_envs_ != envs.data() || contexts_n_ != envs.size()) index_contexts();
+  if (auto it = contexts_.find(&f); it != contexts_.end()) return it->second;
+  return {InstallContext{}};
 }
 
 }  // namespace sc

@@ -122,6 +122,11 @@ class Project {
   // the lock files among `files` (has_lockfile_pin runs per requirement: no full scan each time)
   mutable std::vector<const ParsedFile*> lockfiles_;
   mutable size_t lock_indexed_files_ = 0;
+  // file -> its install contexts (contexts_for), rebuilt when `envs` is replaced
+  void index_contexts() const;
+  mutable std::unordered_map<const ParsedFile*, std::vector<InstallContext>> contexts_;
+  mutable const PkgEnv* contexts_envs_ = nullptr;
+  mutable size_t contexts_n_ = 0;
   std::vector<ParsedFile*> owned_;  // the copies own() made
   std::vector<std::shared_ptr<const ParsedFile>> replaced_;  // what they replaced (pointers to it stay valid)
 };

@@ -285,11 +285,6 @@ std::string named_path(const std::string& word) {
   return r;
 }
 
-bool names_file(const std::string& display, const std::string& tail) {
-  if (display.size() < tail.size() || display.compare(display.size() - tail.size(), tail.size(), tail) != 0) return false;
-  return display.size() == tail.size() || display[display.size() - tail.size() - 1] == '/';
-}
-
 std::string stem_of(const std::string& display) {
   std::string base = prog_base(display);
   return base.substr(0, base.find('.'));
@@ -315,10 +310,23 @@ bool gpu_sharing(const Project& p) {
   return false;
 }
 
+void TiedLaunchers::add(Index& ix, const std::string& key, Flags f) {
+  Flags& g = ix[key];
+  g.many = g.many || f.many;
+  g.one = g.one || f.one;
+}
+
+void TiedLaunchers::tie(const Index& ix, const std::string& key, Flags& f) {
+  if (auto it = ix.find(key); it != ix.end()) {
+    f.many = f.many || it->second.many;
+    f.one = f.one || it->second.one;
+  }
+}
+
 TiedLaunchers::TiedLaunchers(const Project& p, bool shared_gpus) {
   for (const auto& f : p.files) {
     const FileFacts& ff = f->facts;
-    Launcher l{folder_of(f->src.path()), false, false, {}, {}};
+    Flags l;
     auto note = [&](int per_node) {
       l.many = l.many || per_node > 1;
       l.one = l.one || per_node == 1;
@@ -328,25 +336,26 @@ TiedLaunchers::TiedLaunchers(const Project& p, bool shared_gpus) {
     note(config_layout(ff.config, shared_gpus).per_node);
     note(env_layout(ff.env).per_node);
     if (!l.many && !l.one) continue;
-    for (const auto& c : ff.commands) command_refs(c, l.paths, l.stems);
+    std::vector<std::string> paths, stems;
+    for (const auto& c : ff.commands) command_refs(c, paths, stems);
     for (const auto& e : ff.config)
-      if (std::string r = e.scalar ? named_path(e.value) : ""; !r.empty()) l.paths.push_back(r);
-    launchers_.push_back(std::move(l));
+      if (std::string r = e.scalar ? named_path(e.value) : ""; !r.empty()) paths.push_back(r);
+    add(by_dir_, folder_of(f->src.path()), l);
+    for (const auto& t : paths) add(by_path_, t, l);
+    for (const auto& s : stems) add(by_stem_, s, l);
   }
 }
 
+// A launcher names `f` when one of its tails is f's path or ends it after a '/'.
 bool TiedLaunchers::multi_gpu_nodes(const ParsedFile& f) const {
   const std::string& path = f.src.path();
-  std::string dir = folder_of(path), stem = stem_of(path);
-  bool many = false, one = false;
-  for (const Launcher& l : launchers_) {
-    bool tied = l.dir == dir || std::any_of(l.paths.begin(), l.paths.end(), [&](const std::string& t) { return names_file(path, t); }) ||
-                std::find(l.stems.begin(), l.stems.end(), stem) != l.stems.end();
-    if (!tied) continue;
-    many = many || l.many;
-    one = one || l.one;
-  }
-  return many && !one;
+  Flags t;
+  tie(by_dir_, folder_of(path), t);
+  tie(by_stem_, stem_of(path), t);
+  tie(by_path_, path, t);
+  for (size_t k = path.find('/'); k != std::string::npos; k = path.find('/', k + 1))
+    tie(by_path_, path.substr(k + 1), t);
+  return t.many && !t.one;
 }
 
 }  // namespace sc::query

@@ -2,6 +2,7 @@
 // Hydra overrides and config keys, all spelled in knowledge/parallelism.yaml
 // (tables launchers, layout-flags, layout-keys).
 #pragma once
+#include <unordered_map>
 #include <vector>
 
 #include "analysis/launch.h"
@@ -38,12 +39,15 @@ class TiedLaunchers {
   bool multi_gpu_nodes(const ParsedFile& f) const;
 
  private:
-  struct Launcher {
-    std::string dir;                       // folder of the launcher's display path
+  struct Flags {
     bool many = false, one = false;        // some launch with > 1 / exactly 1 GPU per node
-    std::vector<std::string> paths, stems; // files it names; Hydra --config-name values
   };
-  std::vector<Launcher> launchers_;        // only files that state GPUs per node
+  using Index = std::unordered_map<std::string, Flags>;
+  static void add(Index& ix, const std::string& key, Flags f);
+  static void tie(const Index& ix, const std::string& key, Flags& f);
+  // Launchers (files that state GPUs per node) indexed once: by folder, by the file tails they
+  // name, by their Hydra --config-name stems.
+  Index by_dir_, by_path_, by_stem_;
 };
 
 }  // namespace sc::query

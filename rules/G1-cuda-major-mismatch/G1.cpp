@@ -273,6 +273,7 @@ struct EnvView {
   ImageCuda ic;
   bool cuda12_image;
   Evidence e13;
+  bool lock_pins_cuda_torch;
 };
 
 // ---- CUDA 13 wheels (cu130 index, --torch-backend=cu13x) on a CUDA 12 base image
@@ -336,17 +337,22 @@ void cuda13_package_on_cuda12_image(const EnvView& v, const InstalledPackage& ip
                      kFixBase, rel));
 }
 
+// A lock file of the project pins torch to a CUDA build (one scan per run, not per package).
+bool lock_pins_cuda_torch(const Project& p) {
+  for (const auto& f : p.files) {
+    if (!f->facts.lockfile) continue;
+    auto it = f->facts.locked.find("torch");
+    if (it != f->facts.locked.end() && lower(it->second).find("+cu") != std::string::npos) return true;
+  }
+  return false;
+}
+
 // torch pinned to a CUDA build elsewhere: a constraints/override file or spec, or a lock file.
-bool cuda_torch_pinned(const Project& p, const PkgRun& run) {
+bool cuda_torch_pinned(bool lock_pins, const PkgRun& run) {
   if (const Requirement* r = run_pin(run, "torch"); r && cuda_tag_value(r->local_version) > 0) return true;
   for (const Requirement& r : run.inline_constraints)
     if (r.name == "torch" && cuda_tag_value(r.local_version) > 0) return true;
-  for (const auto& f : p.files) {
-    auto it = f->facts.locked.find("torch");
-    if (f->facts.lockfile && it != f->facts.locked.end() && lower(it->second).find("+cu") != std::string::npos)
-      return true;
-  }
-  return false;
+  return lock_pins;
 }
 
 // An --index-url / --extra-index-url of CPU-only torch builds (knowledge/cuda.yaml cpu-indexes).
@@ -357,14 +363,14 @@ const IndexUrl* cpu_index(const PkgRun& run) {
 }
 
 // ---- torch from the default index with pip/uv outside an NGC container (CPU-only on aarch64)
-void default_index_torch(const Project& p, const EnvView& v, const InstalledPackage& ip, Reporter& out) {
+void default_index_torch(const EnvView& v, const InstalledPackage& ip, Reporter& out) {
   const Requirement& r = *ip.req;
   const PkgRun& run = *ip.run;
   if (query::ngc_image(v.env) || !query::pip_like(run.install->tool)) return;
   if (r.name != "torch" || !r.local_version.empty() || !r.url.empty()) return;
   for (const IndexUrl& ix : run.indexes)  // an index behind an unknown variable: not judged
     if (cuda_of_url(ix.url) > 0 || ix.url.find('$') != std::string::npos) return;
-  if ((run.torch_backend && lower(run.torch_backend_value) != "cpu") || cuda_torch_pinned(p, run)) return;
+  if ((run.torch_backend && lower(run.torch_backend_value) != "cpu") || cuda_torch_pinned(v.lock_pins_cuda_torch, run)) return;
   std::string from = "torch from the default package index: on aarch64 (the Spark) that is a CPU-only build";
   if (const IndexUrl* cpu = cpu_index(run)) from = "torch from the CPU-only index " + cpu->url + ": on the Spark that is a CPU-only build";
   else if (run.torch_backend) from = "torch with --torch-backend=cpu: on the Spark that is a CPU-only build";
@@ -375,10 +381,10 @@ void default_index_torch(const Project& p, const EnvView& v, const InstalledPack
                      query::command_of(ip)));
 }
 
-void environment(const Project& p, const PkgEnv& env, Reporter& out) {
+void environment(const PkgEnv& env, bool lock_pins, Reporter& out) {
   if (query::other_platform_env(env)) return;
   ImageCuda ic = env.image ? image_cuda(env.image->ref) : ImageCuda{};
-  EnvView v{env, ic, ic.known && ic.major <= 12, cuda13_evidence(env, ic)};
+  EnvView v{env, ic, ic.known && ic.major <= 12, cuda13_evidence(env, ic), lock_pins};
   auto pkgs = query::packages_in(env);
   size_t i = 0;  // pkgs come grouped by run, in run order
   for (const PkgRun& run : env.runs) {
@@ -387,7 +393,7 @@ void environment(const Project& p, const PkgEnv& env, Reporter& out) {
       if (query::other_platform(pkgs[i].req->loc.path)) continue;
       cuda12_library(v, pkgs[i], out);
       cuda13_package_on_cuda12_image(v, pkgs[i], out);
-      default_index_torch(p, v, pkgs[i], out);
+      default_index_torch(v, pkgs[i], out);
     }
   }
 }
@@ -398,7 +404,8 @@ class G1 : public Rule {
   void check(const Project& p, Reporter& out) const override {
     for (const auto& f : p.files) version_tags(p, *f, out);
     for (const auto& f : p.files) images(p, *f, out);
-    for (const PkgEnv& env : query::environments(p)) environment(p, env, out);
+    bool lock_pins = lock_pins_cuda_torch(p);
+    for (const PkgEnv& env : query::environments(p)) environment(env, lock_pins, out);
   }
 };
 
