@@ -250,17 +250,21 @@ LintResult lint_with_disk_cache(const LintOptions& opt, const std::string& root)
   rep.file = cache_file_in(dir, root, options);
   if (!why.empty()) rep.note = "fell back to " + dir + " (" + why + ")";
   EncodedEntries raw;
-  // The knowledge tables are parsed meanwhile (every lint needs them); a failure there is left
-  // for the first look-up to meet again on this thread.
-  std::thread tables([] { try { knowledge::load_errors(); } catch (...) {} });
+  // With a cache file to decode, the knowledge tables are parsed meanwhile (a run with files
+  // needs them; an empty tree, with no cache file, loads none). A failure there is left for the
+  // first look-up to meet again on this thread.
+  struct stat st;
+  bool has_file = lstat(rep.file.c_str(), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0;
+  std::thread tables;
+  if (has_file) tables = std::thread([] { try { knowledge::load_errors(); } catch (...) {} });
   load(root, options, cache, raw, rep);
-  tables.join();
+  if (tables.joinable()) tables.join();
   std::map<std::string, ParseCache::Entry> aside = out_of_scope(cache, opt);
   uint64_t before = rep.loaded ? cache_state(cache.entries) : ~uint64_t(0);
   run.reuse = &cache;
   LintResult res = run_lint(run);
   rep.hits = cache.hits, rep.misses = cache.misses;
-  if (cache_state(cache.entries) != before || (rep.loaded == 0 && !cache.entries.empty())) {
+  if (rep.loaded ? cache_state(cache.entries) != before : !cache.entries.empty()) {  // an empty tree writes none
     cache.entries.merge(aside);
     save(root, options, cache, raw, rep);
   }
