@@ -89,10 +89,11 @@ const Table::ByName<std::vector<size_t>>* Table::field_index(std::string_view fi
 void Table::index_fields() {
   index_.clear();
   for (size_t i = 0; i < entries.size(); ++i)
-    for (const auto& [field, value] : entries[i].fields) {
+    for (const auto& kv : entries[i].fields) {
+      const auto& field = kv.first;  // a plain name: lambdas may not capture structured bindings (C++20 before P1091)
       auto at = std::find_if(index_.begin(), index_.end(), [&](const auto& f) { return f.first == field; });
       if (at == index_.end()) at = index_.insert(at, {field, {}});
-      at->second[value].push_back(i);
+      at->second[kv.second].push_back(i);
     }
   indexed_ = true;
 }
