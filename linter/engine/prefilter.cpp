@@ -6,8 +6,12 @@
 #include <cstdlib>
 #include <memory>
 #include <string>
+#include <vector>
 
+#include "core/nesting.h"
 #include "knowledge/knowledge.h"
+#include "parsers/config.h"
+#include "parsers/json_quick.h"
 #include "parsers/python.h"
 
 namespace sc {
@@ -17,9 +21,21 @@ struct Prefilter::Impl {
   // The words alone, without the entries that stand for string escapes (`escape: true`),
   // looked for in the escape-decoded text; null when the table marks no such entry.
   std::unique_ptr<RE2> python_words;
+  std::unique_ptr<RE2> json;  // null: parse every JSON file
 };
 
 namespace {
+
+// ASCII case-insensitive, over bytes (the words are ASCII); null when RE2 rejects it.
+std::unique_ptr<RE2> compile(const std::string& pat) {
+  if (pat.empty()) return nullptr;
+  RE2::Options o;
+  o.set_case_sensitive(false);
+  o.set_log_errors(false);
+  o.set_encoding(RE2::Options::EncodingLatin1);
+  auto re = std::make_unique<RE2>(pat, o);
+  return re->ok() ? std::move(re) : nullptr;
+}
 
 // One alternation of the table's words (literal, or the entry's RE2 `pattern`), ASCII
 // case-insensitive unless `case: exact`.
@@ -34,13 +50,45 @@ std::unique_ptr<RE2> alternation(const knowledge::Table& t, bool words_only = fa
     const std::string& p = e.get("pattern");
     pat += (exact ? "(?-i:" : "(?:") + (p.empty() ? RE2::QuoteMeta(w) : p) + ")";
   }
-  if (pat.empty()) return nullptr;
-  RE2::Options o;
-  o.set_case_sensitive(false);
-  o.set_log_errors(false);
-  o.set_encoding(RE2::Options::EncodingLatin1);  // bytes: the words are ASCII
-  auto re = std::make_unique<RE2>(pat, o);
-  return re->ok() ? std::move(re) : nullptr;
+  return compile(pat);
+}
+
+// json-triggers: its words, and the names of the entries of its `table` entries (of a dotted
+// name the last part, which every key path naming it holds); null when a word is blank.
+std::unique_ptr<RE2> json_alternation() {
+  std::vector<std::string> words;
+  for (const auto& e : knowledge::table("json-triggers").entries) {
+    if (e.get("table").empty()) words.push_back(e.get("name"));
+    else
+      for (const std::string& n : knowledge::table(e.get("name")).values()) words.push_back(n.substr(n.rfind('.') + 1));
+  }
+  std::string pat;
+  for (const std::string& w : words) {
+    if (w.empty()) return nullptr;
+    pat += (pat.empty() ? "" : "|") + RE2::QuoteMeta(w);
+  }
+  return compile(pat);
+}
+
+// A json_quick handler that keeps nothing.
+struct Quiet {
+  bool wants_string() const { return false; }
+  void null() {}
+  void string(const std::string&) {}
+  void key(const std::string&) {}
+  void start_object(size_t) {}
+  void end_object() {}
+  void start_array(size_t) {}
+  void end_array() {}
+};
+
+// Text the JSON parser reads without a note: strict JSON (json_quick) without an exponent
+// "e+" (tree-sitter-json's number has none) and within the nesting the parser accepts.
+bool quiet_json(std::string_view text) {
+  if (text.find("e+") != std::string_view::npos || text.find("E+") != std::string_view::npos) return false;
+  if (max_nesting(text).depth > kMaxNesting) return false;
+  Quiet q;
+  return json_quick::check(text, q);
 }
 
 }  // namespace
@@ -51,6 +99,7 @@ Prefilter::Prefilter(bool on) : impl_(new Impl) {
   impl_->python = alternation(t);
   bool escapes = std::any_of(t.entries.begin(), t.entries.end(), [](const auto& e) { return e.get("escape") == "true"; });
   if (impl_->python && escapes) impl_->python_words = alternation(t, true);
+  impl_->json = json_alternation();
 }
 
 Prefilter::~Prefilter() { delete impl_; }
@@ -58,12 +107,23 @@ Prefilter::~Prefilter() { delete impl_; }
 // A string escape only counts when the text, decoded as Python decodes a string literal's
 // body, holds a word: the decoding of the whole file decodes every literal's body alike
 // (a body starts after a quote, which no escape outside a string can take).
-bool Prefilter::wanted(FileKind kind, std::string_view text) const {
-  if (kind != FileKind::Python || !impl_->python) return true;
+bool Prefilter::python_wanted(std::string_view text) const {
   if (!RE2::PartialMatch(text, *impl_->python)) return false;  // no word, no escape that can spell one
   const RE2* words = impl_->python_words.get();
   if (!words || RE2::PartialMatch(text, *words)) return true;
   return RE2::PartialMatch(py_unescape(text), *words);
+}
+
+// A JSON file whose parse would give a note (a syntax error) is parsed all the same.
+bool Prefilter::json_wanted(std::string_view text) const {
+  if (RE2::PartialMatch(text, *impl_->json) || !quiet_json(text)) return true;
+  return text.find('\\') != std::string_view::npos && RE2::PartialMatch(json_unescape(text), *impl_->json);
+}
+
+bool Prefilter::wanted(FileKind kind, std::string_view text) const {
+  if (kind == FileKind::Python && impl_->python) return python_wanted(text);
+  if (kind == FileKind::Json && impl_->json) return json_wanted(text);
+  return true;
 }
 
 bool prefilter_enabled_by_env() {

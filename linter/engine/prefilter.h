@@ -1,5 +1,6 @@
 // A cheap test, before parsing, of whether a file can yield a fact any rule reads
-// (knowledge/triggers.yaml). Files that cannot are not parsed: their facts stay empty.
+// (knowledge/triggers.yaml: Python files and JSON configs). Files that cannot are not
+// parsed: their facts stay empty.
 #pragma once
 #include <string_view>
 
@@ -19,6 +20,8 @@ class Prefilter {
   bool wanted(FileKind kind, std::string_view text) const;
 
  private:
+  bool python_wanted(std::string_view text) const;
+  bool json_wanted(std::string_view text) const;
   struct Impl;
   Impl* impl_ = nullptr;
 };

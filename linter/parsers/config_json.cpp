@@ -12,6 +12,25 @@
 extern "C" const TSLanguage* tree_sitter_json(void);
 
 namespace sc {
+
+std::string json_unescape(std::string_view body) {
+  std::string r;
+  for (size_t i = 0; i < body.size(); ++i) {
+    if (body[i] == '\\' && i + 1 < body.size()) {
+      char c = body[++i];
+      switch (c) {
+        case 'n': r += '\n'; break;
+        case 't': r += '\t'; break;
+        case 'u': r += '?'; i += 4; break;
+        default: r += c;
+      }
+    } else {
+      r += body[i];
+    }
+  }
+  return r;
+}
+
 namespace {
 
 std::string node_text(const SourceFile& src, TSNode n) {
@@ -20,21 +39,7 @@ std::string node_text(const SourceFile& src, TSNode n) {
 
 std::string unquote_json(const std::string& s) {
   if (s.size() < 2 || s.front() != '"') return s;
-  std::string r;
-  for (size_t i = 1; i + 1 < s.size(); ++i) {
-    if (s[i] == '\\' && i + 2 < s.size()) {
-      char c = s[++i];
-      switch (c) {
-        case 'n': r += '\n'; break;
-        case 't': r += '\t'; break;
-        case 'u': r += '?'; i += 4; break;
-        default: r += c;
-      }
-    } else {
-      r += s[i];
-    }
-  }
-  return r;
+  return json_unescape(std::string_view(s).substr(1, s.size() - 2));
 }
 
 // Configs are small; data files (metrics, golden values) can hold millions of

@@ -91,5 +91,9 @@ check "SPARKCHECK_NO_PREFILTER=1 parses it" \
   bash -c "cd '$TMP' && SPARKCHECK_NO_PREFILTER=1 '$SPARKCHECK' lint --no-config --format json . | grep -q python-syntax"
 check "--no-prefilter parses it" \
   bash -c "cd '$TMP' && '$SPARKCHECK' lint --no-config --no-prefilter --format json . | grep -q python-syntax"
+# a JSON file without trigger words is skipped only when valid: a syntax error is still reported
+printf '{"lm loss": {"values": {"1": NaN}}}\n' > "$TMP/golden.json"
+check "invalid JSON without trigger words: parsed, its syntax error reported" \
+  bash -c "cd '$TMP' && '$SPARKCHECK' lint --no-config --format json golden.json | grep -q 'JSON syntax error'"
 rm -rf "$SCRATCH"
 finish
