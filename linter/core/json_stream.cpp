@@ -1,5 +1,7 @@
 #include "core/json_stream.h"
 
+#include "core/source.h"
+
 namespace sc {
 
 std::string json_dump(const nlohmann::ordered_json& v) {
@@ -36,10 +38,49 @@ void JsonStream::end() {
   out_ << o.close;
 }
 
+namespace {
+// Nothing to escape and valid UTF-8: nlohmann writes the bytes as they are.
+bool plain_json_text(std::string_view s) {
+  bool ascii = true;
+  for (char c : s) {
+    auto b = static_cast<unsigned char>(c);
+    if (b < 0x20 || c == '"' || c == '\\') return false;
+    ascii = ascii && b < 0x80;
+  }
+  return ascii || valid_utf8(s);
+}
+}  // namespace
+
+void JsonStream::quoted(std::string_view s) {
+  if (!plain_json_text(s)) {
+    out_ << json_dump(nlohmann::ordered_json(s));
+    return;
+  }
+  out_ << '"';
+  out_.write(s.data(), static_cast<std::streamsize>(s.size()));
+  out_ << '"';
+}
+
 void JsonStream::key(std::string_view k) {
   next();
-  out_ << json_dump(nlohmann::ordered_json(k)) << ": ";
+  quoted(k);
+  out_ << ": ";
   after_key_ = true;
+}
+
+void JsonStream::string(std::string_view v) {
+  next();
+  quoted(v);
+}
+
+void JsonStream::number(int64_t v) {
+  next();
+  out_ << v;
+}
+
+void JsonStream::boolean(bool v) {
+  next();
+  out_ << (v ? "true" : "false");
 }
 
 // A dumped value's lines start at column 0; nested here they move right by the depth.

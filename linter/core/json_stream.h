@@ -21,6 +21,13 @@ class JsonStream {
     key(k);
     value(v);
   }
+  // Scalars written directly, byte for byte as value() writes them, without building a value.
+  void string(std::string_view v);
+  void number(int64_t v);
+  void boolean(bool v);
+  void member_string(std::string_view k, std::string_view v) { key(k), string(v); }
+  void member_number(std::string_view k, int64_t v) { key(k), number(v); }
+  void member_bool(std::string_view k, bool v) { key(k), boolean(v); }
 
  private:
   struct Open {
@@ -30,6 +37,7 @@ class JsonStream {
   void open(char close);
   void next();  // the separator and indentation before a member or element
   void indent(size_t depth);
+  void quoted(std::string_view s);  // a JSON string as nlohmann dumps it
   std::ostream& out_;
   std::vector<Open> stack_;
   bool after_key_ = false;
