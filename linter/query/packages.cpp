@@ -2,6 +2,8 @@
 #include "query/packages.h"
 
 #include <cctype>
+#include <unordered_set>
+#include <vector>
 
 #include "knowledge/cuda.h"
 #include "knowledge/knowledge.h"
@@ -84,14 +86,27 @@ const Image* ngc_image(const PkgEnv& env) {
   return env.image && is_ngc_framework_image(env.image->ref) ? env.image : nullptr;
 }
 
+namespace {
+// The other-platform path words, hashed once: every file's path is checked, some twice.
+const std::unordered_set<std::string>& other_platform_words() {
+  static const std::unordered_set<std::string> words = [] {
+    std::vector<std::string> v = knowledge::table("other-platform-paths").values();
+    return std::unordered_set<std::string>(v.begin(), v.end());
+  }();
+  return words;
+}
+}  // namespace
+
 bool other_platform(std::string_view path) {
-  std::string word;
-  for (char c : lower(path) + "/") {
+  const auto& words = other_platform_words();
+  std::string word;  // path words are short: no allocation
+  for (size_t i = 0; i <= path.size(); ++i) {
+    char c = i < path.size() ? path[i] : '/';
     if (c != '/' && c != '-' && c != '_' && c != '.') {
-      word += c;
+      word += c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
       continue;
     }
-    if (knowledge::in("other-platform-paths", word)) return true;
+    if (words.count(word)) return true;
     word.clear();
   }
   return false;
