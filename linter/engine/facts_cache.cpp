@@ -349,7 +349,8 @@ void write_entry(Writer& w, const std::string& display, const ParseCache::Entry&
   }
   write_source(w, pf.src, pf.content_hash);
   w(m.notes), w(m.read_notes), w(pf.facts), w(pf.suppressions), w(pf.suppression_problems);
-  w(pf.line_memo->lines);
+  std::vector<std::pair<int, std::string>> none;
+  w(pf.src.released() ? pf.line_memo->lines : none);  // a kept text needs no memo
 }
 
 // The file as released (re-read on demand from `abs`), or with the text it kept.
