@@ -2,7 +2,6 @@
 #include "query/packages.h"
 
 #include <cctype>
-#include <unordered_set>
 #include <vector>
 
 #include "knowledge/cuda.h"
@@ -87,27 +86,32 @@ const Image* ngc_image(const PkgEnv& env) {
 }
 
 namespace {
-// The other-platform path words, hashed once: every file's path is checked, some twice.
-const std::unordered_set<std::string>& other_platform_words() {
-  static const std::unordered_set<std::string> words = [] {
-    std::vector<std::string> v = knowledge::table("other-platform-paths").values();
-    return std::unordered_set<std::string>(v.begin(), v.end());
-  }();
+// The other-platform path words, read once: every file's path is checked, some twice.
+const std::vector<std::string>& other_platform_words() {
+  static const std::vector<std::string> words = knowledge::table("other-platform-paths").values();
   return words;
+}
+
+// `seg` lower-cased (ASCII) equals `word`.
+bool lower_equals(std::string_view seg, std::string_view word) {
+  if (seg.size() != word.size()) return false;
+  for (size_t i = 0; i < seg.size(); ++i) {
+    char c = seg[i];
+    if ((c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c) != word[i]) return false;
+  }
+  return true;
 }
 }  // namespace
 
 bool other_platform(std::string_view path) {
   const auto& words = other_platform_words();
-  std::string word;  // path words are short: no allocation
+  size_t from = 0;
   for (size_t i = 0; i <= path.size(); ++i) {
-    char c = i < path.size() ? path[i] : '/';
-    if (c != '/' && c != '-' && c != '_' && c != '.') {
-      word += c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
-      continue;
-    }
-    if (words.count(word)) return true;
-    word.clear();
+    if (i < path.size() && path[i] != '/' && path[i] != '-' && path[i] != '_' && path[i] != '.') continue;
+    std::string_view seg = path.substr(from, i - from);
+    for (const std::string& w : words)
+      if (lower_equals(seg, w)) return true;
+    from = i + 1;
   }
   return false;
 }
