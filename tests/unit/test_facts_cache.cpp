@@ -75,6 +75,15 @@ ParseCache one_entry(const std::string& text = std::string(40, 'x') + "\n" + std
   return c;
 }
 
+// `bytes` decoded, with where each entry lies in them recorded in `raw`.
+ParseCache decoded_with_raw(const std::string& bytes, EncodedEntries& raw) {
+  raw.buf = std::make_shared<const std::string>(bytes);
+  ParseCache back;
+  std::string why;
+  REQUIRE(decode_cache(*raw.buf, kRoot, "o", back, why, &raw));
+  return back;
+}
+
 }  // namespace
 
 TEST_CASE("facts cache: every fact type survives the round trip") {
@@ -247,10 +256,8 @@ TEST_CASE("facts cache: files on disk are written whole and never read through a
 TEST_CASE("facts cache: entries loaded from a buffer are saved again byte for byte") {
   std::string first = encode_cache(one_entry(), kRoot, "o");
   EncodedEntries raw;
-  raw.buf = std::make_shared<const std::string>(first);
-  ParseCache back;
+  ParseCache back = decoded_with_raw(first, raw);
   std::string why;
-  REQUIRE(decode_cache(*raw.buf, kRoot, "o", back, why, &raw));
   REQUIRE(raw.by_file.count(back.entries.begin()->second.file.get()));
   CHECK(encode_cache(back, kRoot, "o", nullptr, &raw) == first);
   back.entries.begin()->second.disk.ctime_ns += 1;  // the stamp is written anew, the rest copied
@@ -269,10 +276,8 @@ TEST_CASE("facts cache: entries loaded from a buffer are saved again byte for by
 TEST_CASE("facts cache: a flagged-line memo that grew is saved anew; a forged one is rejected") {
   std::string first = encode_cache(one_entry(), kRoot, "o");
   EncodedEntries raw;
-  raw.buf = std::make_shared<const std::string>(first);
-  ParseCache back;
+  ParseCache back = decoded_with_raw(first, raw);
   std::string why;
-  REQUIRE(decode_cache(*raw.buf, kRoot, "o", back, why, &raw));
   LineMemo& memo = *back.entries.begin()->second.file->line_memo;
   memo.lines.push_back({3, "z"});
   memo.grown = true;
