@@ -398,7 +398,32 @@ std::string file_head(const WalkedFile& wf) {
   return head;
 }
 
+// The parser of each kind, null for a kind two parsers share.
+const Parser* parser_of_kind(std::string_view kind) {
+  const Parser* found = nullptr;
+  for (const Parser* p : parsers())
+    if (kind == kind_name(p->kind())) {
+      if (found) return nullptr;
+      found = p;
+    }
+  return found;
+}
+
+// The parser an earlier run chose for this path, read off its ParseCache entry's key. A name
+// with a dot is classified by its path alone (no content sniffing), so the choice still holds.
+const Parser* reused_classification(const WalkedFile& wf, const LintOptions& opt) {
+  if (!opt.reuse || wf.display.find('.', wf.display.rfind('/') + 1) == std::string::npos) return nullptr;
+  auto it = opt.reuse->entries.find(wf.abs);
+  if (it == opt.reuse->entries.end()) return nullptr;
+  std::string_view key = it->second.key;
+  if (key.size() <= wf.display.size() || key.compare(0, wf.display.size(), wf.display) != 0 || key[wf.display.size()] != '\n')
+    return nullptr;
+  key.remove_prefix(wf.display.size() + 1);
+  return parser_of_kind(key.substr(0, key.find('\n')));
+}
+
 const Parser* classify(const WalkedFile& wf, const LintOptions& opt) {
+  if (const Parser* p = reused_classification(wf, opt)) return p;
   FileInfo info{wf.display, base_name(wf.display), {}};
   const Parser* parser = parser_for(info);
   // no name match: sniff a shebang (extension-less scripts)
