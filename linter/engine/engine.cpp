@@ -262,7 +262,7 @@ std::vector<std::string> fingerprints_relative_to(const LintResult& r, const std
         line += c;
       }
     }
-    std::string path = base.empty() ? f.loc.path : path_relative_to(r, f.loc.path, base);
+    std::string path = base.empty() ? f.loc.path.str() : path_relative_to(r, f.loc.path, base);
     std::string key = f.rule + '\x1f' + path + '\x1f' + line;
     uint64_t h = 1469598103934665603ull;
     for (unsigned char c : key) { h ^= c; h *= 1099511628211ull; }
