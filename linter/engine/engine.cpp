@@ -609,8 +609,6 @@ void build_project(std::vector<Job>& jobs, const LintOptions& opt, LintResult& r
     res.linted.push_back(job.wf->display);
     res.project.files.push_back(std::move(job.pf));
   }
-  res.project.link();
-  for (auto& n : res.project.notes) res.notifications.push_back(n);
 }
 
 // Step 4: every selected rule over the project; returns the ids that ran.
@@ -712,12 +710,16 @@ void apply_baseline(const LintOptions& opt, LintResult& res) {
   res.findings = std::move(kept);
 }
 
-// walk -> read -> parse -> link; the walk's and the parse jobs' records go before the rules run.
+// walk -> read -> parse -> link; the walk's and the parse jobs' records go before linking.
 void read_project(const LintOptions& opt, const std::vector<std::string>& paths, LintResult& res) {
-  std::vector<WalkedFile> files = walk_files(opt, paths, res);
-  std::vector<Job> jobs = classify_files(files, opt);
-  parse_files(jobs, opt);
-  build_project(jobs, opt, res);
+  {
+    std::vector<WalkedFile> files = walk_files(opt, paths, res);
+    std::vector<Job> jobs = classify_files(files, opt);
+    parse_files(jobs, opt);
+    build_project(jobs, opt, res);
+  }
+  res.project.link();
+  for (auto& n : res.project.notes) res.notifications.push_back(n);
 }
 
 }  // namespace
