@@ -234,7 +234,7 @@ void Project::link() {
 // A requirements file that an -r/-c/--override names but the linted tree lacks.
 static Notification missing_include(const ParsedFile& f, const std::string& value, const Location& loc) {
   std::error_code ec;
-  std::filesystem::path disk = std::filesystem::path(f.abs_path).parent_path() / value;
+  std::filesystem::path disk = std::filesystem::path(f.abs_path.str()).parent_path() / value;
   bool exists = !f.abs_path.empty() && std::filesystem::is_regular_file(disk, ec);
   return {Level::Warning, f.src.path(), loc.range,
           f.src.path() + ":" + std::to_string(loc.range.line) + ": included file '" + value +

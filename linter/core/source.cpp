@@ -93,9 +93,9 @@ struct Restorer {
 
 SourceFile::~SourceFile() { Restorer::forget(this); }
 
-void SourceFile::release(std::string abs_path, uint64_t hash, size_t size) {
+void SourceFile::release(PathRef abs_path, uint64_t hash, size_t size) {
   Restorer::forget(this);
-  reload_path_ = std::move(abs_path);
+  reload_path_ = abs_path;
   hash_ = hash;
   size_ = size;
   line_map_.clear();

@@ -12,8 +12,8 @@
 
 namespace sc {
 
-// A display path, interned: one string per distinct path in a process-wide pool that only
-// grows (safe from any thread), so copying a path copies a pointer. Reads like a const
+// A path, interned: one string per distinct path in a process-wide pool that only grows
+// (safe from any thread), so copying a path copies a pointer. Reads like a const
 // std::string; made from a string it interns it (a lock and a hash: keep one per file).
 class PathRef {
  public:
@@ -84,7 +84,7 @@ class SourceFile {
   // grows). Later calls re-read `abs_path` on demand, one released file at a time (the
   // previous one is dropped again; not thread-safe: rules and outputs run on one thread).
   // A re-read file whose bytes no longer hash to `hash` reads as empty: no line of it is shown.
-  void release(std::string abs_path, uint64_t hash, size_t size);
+  void release(PathRef abs_path, uint64_t hash, size_t size);
   bool released() const { return !reload_path_.empty(); }
   size_t reload_size() const { return size_; }  // the bound of a re-read (released files)
 
@@ -116,7 +116,7 @@ class SourceFile {
  private:
   PathRef path_;
   std::string text_;
-  std::string reload_path_;  // set by release()
+  PathRef reload_path_;  // set by release()
   uint64_t hash_ = 0;
   size_t size_ = 0;  // bytes as read, the bound of a re-read
   mutable bool loaded_ = true;

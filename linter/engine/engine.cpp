@@ -332,6 +332,7 @@ std::vector<WalkedFile> walk_files(const LintOptions& opt, const std::vector<std
       if (g.base.empty() || fs::path(g.base).lexically_normal().generic_string() == root) wo.exclude.push_back(g.pattern);
     WalkResult wr = walk(wo);
     files = std::move(wr.files);
+    files.shrink_to_fit();  // kept through parsing: no doubling slack
     res.notifications = std::move(wr.notes);
     res.complete = wr.complete;
   }

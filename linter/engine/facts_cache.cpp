@@ -52,7 +52,7 @@ static_assert(sizeof(FileFacts) == 472, "serialize the new FileFacts field in fa
 static_assert(sizeof(SuppressDirective) == 96, "serialize the new SuppressDirective field in facts_cache.cpp");
 static_assert(sizeof(Notification) == 120, "serialize the new Notification field in facts_cache.cpp");
 static_assert(sizeof(DiskStamp) == 32, "serialize the new DiskStamp field in facts_cache.cpp");
-static_assert(sizeof(ParsedFile) - sizeof(SourceFile) == 560, "serialize the new ParsedFile field in facts_cache.cpp");
+static_assert(sizeof(ParsedFile) - sizeof(SourceFile) == 536, "serialize the new ParsedFile field in facts_cache.cpp");
 #endif
 
 // The structs' sizes, mixed: a cache written by a build with other structs is ignored.
@@ -366,7 +366,7 @@ std::shared_ptr<ParsedFile> read_source(Reader& r, const std::string& abs) {
   pf->abs_path = abs;
   pf->content_hash = r.fixed64();
   pf->src = SourceFile(r.display, std::move(text));
-  if (released && !r.bad) pf->src.release(abs, pf->content_hash, static_cast<size_t>(size));
+  if (released && !r.bad) pf->src.release(pf->abs_path, pf->content_hash, static_cast<size_t>(size));
   r.bound = static_cast<size_t>(size) + 2;
   return pf;
 }
