@@ -243,7 +243,7 @@ Hits tp_surfaces(const ParsedFile& f, bool shared_gpus) {
     Layout file_layout = merge(merge(query::sbatch_layout(ff.sbatch), query::config_layout(ff.config, shared_gpus)), query::env_layout(ff.env));
     for (const auto& c : ff.commands) commands(c, file_layout, hits);
   }
-  std::string dir = f.src.path().substr(0, f.src.path().rfind('/') == std::string::npos ? 0 : f.src.path().rfind('/'));
+  std::string dir = f.src.path().str().substr(0, f.src.path().str().rfind('/') == std::string::npos ? 0 : f.src.path().str().rfind('/'));
   python(ff.python, hits);  // first: a call's own wording wins over the config entry it also yields
   configs(ff.config, prog_base(dir), shared_gpus, hits);
   return hits;
