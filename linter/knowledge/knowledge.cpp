@@ -108,8 +108,9 @@ std::vector<std::string> Table::values(std::string_view key) const {
 std::vector<const Entry*> Table::matches(std::string_view text) const {
   std::vector<const Entry*> out;
   if (!set_) return out;
-  std::vector<int> hit;
-  if (!set_->set.Match(re2::StringPiece(text.data(), text.size()), &hit)) return out;
+  re2::StringPiece in(text.data(), text.size());
+  std::vector<int> hit;  // (most texts match nothing: asked first without a list, which allocates nothing)
+  if (!set_->set.Match(in, nullptr) || !set_->set.Match(in, &hit)) return out;
   std::sort(hit.begin(), hit.end());
   for (int i : hit) out.push_back(&entries[pattern_entry_[static_cast<size_t>(i)]]);
   return out;

@@ -38,7 +38,7 @@ bool dotted_begins(const ConfigEntry& e, std::string_view name, int& next) {
       if (name[at++] != '.') return false;
     }
     size_t n = std::min(p.size(), name.size() - at);
-    if (name.compare(at, n, p, 0, n) != 0) return false;
+    if (n > 0 && (p[0] != name[at] || name.compare(at, n, p, 0, n) != 0)) return false;
     if (n < p.size()) return next = static_cast<unsigned char>(p[n]), true;
     at += n;
     any = any || !p.empty();

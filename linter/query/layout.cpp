@@ -1,6 +1,7 @@
 #include "query/layout.h"
 
 #include <algorithm>
+#include <bitset>
 #include <set>
 #include <unordered_set>
 
@@ -143,20 +144,30 @@ std::set<std::string> file_kinds(const std::vector<ConfigEntry>& cfg) {
 
 // The last keys a layout-keys entry can name: its key, or any tail of its dotted name (dotted
 // paths end with the entry's key). Most config entries end in none and are passed over.
-const std::unordered_set<std::string_view>& key_tails() {
-  static const std::unordered_set<std::string_view> tails = [] {
-    std::unordered_set<std::string_view> t;
+struct KeyTails {
+  std::unordered_set<std::string_view> tails;
+  std::bitset<256> last_chars;  // of the tails: most keys are passed over without hashing
+};
+
+const KeyTails& key_tails() {
+  static const KeyTails kt = [] {
+    KeyTails t;
     for (const LayoutKey& k : layout_keys())
       for (size_t i = 0; i <= k.name.size(); ++i)
-        if (i == 0 || !k.by_key) t.insert(std::string_view(k.name).substr(i));
+        if (i == 0 || !k.by_key) t.tails.insert(std::string_view(k.name).substr(i));
+    for (std::string_view tail : t.tails)
+      if (!tail.empty()) t.last_chars.set(static_cast<unsigned char>(tail.back()));
     return t;
   }();
-  return tails;
+  return kt;
 }
 
 // Could some layout-keys entry name this config entry?
 bool may_be_layout_key(const ConfigEntry& e) {
-  if (!e.path.empty() && key_tails().count(e.path.back())) return true;
+  const KeyTails& kt = key_tails();
+  const std::string& key = e.key();
+  bool tail = key.empty() || kt.last_chars[static_cast<unsigned char>(key.back())];
+  if (!e.path.empty() && tail && kt.tails.count(key)) return true;
   for (const LayoutKey& k : layout_keys())
     if (k.below && dotted_is(e, k.name, true)) return true;
   return false;
@@ -334,7 +345,7 @@ bool gpu_sharing(const Project& p) {
   for (const auto& f : p.files)
     for (const auto& e : f->facts.config)
       for (size_t i = 1; i < e.path.size(); ++i)
-        if (e.path[i - 1] == "sharing" && knowledge::in("gpu-sharing", e.path[i])) return true;
+        if (e.path[i - 1] == std::string_view("sharing") && knowledge::in("gpu-sharing", e.path[i])) return true;
   return false;
 }
 

@@ -140,14 +140,17 @@ std::string section_of(const ConfigEntry& e, const std::string& folder) {
   return e.path.size() == 1 ? folder : query::parent_key(e);
 }
 
-// The first tp-config-keys entry that describes this config entry, or null.
-const Entry* tp_key(const ConfigEntry& e, bool axolotl, const std::string& folder) {
+// The first tp-config-keys entry that describes this config entry, or null. `axolotl` (is
+// the file an axolotl config?) is worked out at the first entry with a dialect.
+const Entry* tp_key(const ConfigEntry& e, const std::vector<ConfigEntry>& cfg, std::optional<bool>& axolotl,
+                    const std::string& folder) {
   for (const Entry* key : table("tp-config-keys").find_all(e.key())) {
     const Entry& k = *key;
     if (!k.get("parent").empty() && k.get("parent") != section_of(e, folder)) continue;
     if (!k.get("top_level").empty() && e.path.size() != 1) continue;
     const std::string& dialect = k.get("dialect");
-    if (!dialect.empty() && (dialect == "axolotl") != axolotl) continue;
+    if (!dialect.empty() && !axolotl) axolotl = is_axolotl(cfg);
+    if (!dialect.empty() && (dialect == "axolotl") != *axolotl) continue;
     return &k;
   }
   return nullptr;
@@ -155,11 +158,11 @@ const Entry* tp_key(const ConfigEntry& e, bool axolotl, const std::string& folde
 
 void configs(const std::vector<ConfigEntry>& cfg, const std::string& folder, bool shared_gpus, Hits& out) {
   if (cfg.empty()) return;
-  bool axolotl = is_axolotl(cfg);
+  std::optional<bool> axolotl;
   std::optional<Layout> lay;  // with the degrees, worked out at the first tensor-parallel key
   Degrees d;
   for (const auto& e : cfg) {
-    const Entry* k = e.scalar && !e.path.empty() ? tp_key(e, axolotl, folder) : nullptr;
+    const Entry* k = e.scalar && !e.path.empty() ? tp_key(e, cfg, axolotl, folder) : nullptr;
     auto v = k ? query::entry_int(e, &out.bad) : std::nullopt;
     if (!v || *v <= 1) continue;
     if (!lay) lay = query::config_layout(cfg, shared_gpus), d = config_degrees(cfg);
