@@ -1,5 +1,6 @@
 #include "knowledge/knowledge.h"
 
+#include <re2/filtered_re2.h>
 #include <re2/re2.h>
 #include <re2/set.h>
 #include <yaml-cpp/yaml.h>
@@ -44,8 +45,45 @@ std::optional<std::string> Entry::capture(std::string_view text) const {
   return std::string(g.data(), g.size());
 }
 
+namespace {
+
+bool ascii(const std::string& s) {
+  return std::all_of(s.begin(), s.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; });
+}
+
+// Literals (lower case) of which every pattern needs one in the text it matches: RE2's
+// FilteredRE2 atoms. None when some pattern needs no literal, or when a pattern ignores case
+// (RE2 folds some non-ASCII letters, the Kelvin sign, onto ASCII ones).
+std::vector<std::string> required_literals(const std::vector<std::string>& patterns) {
+  re2::FilteredRE2 f(3);
+  for (const std::string& p : patterns) {
+    int id = 0;
+    if (p.find("(?i") != std::string::npos || f.Add(p, RE2::Options(), &id) != RE2::NoError) return {};
+  }
+  std::vector<std::string> atoms;
+  f.Compile(&atoms);
+  std::vector<int> unfiltered;  // the patterns that pass with no literal found
+  f.AllPotentials({}, &unfiltered);
+  if (!unfiltered.empty() || !std::all_of(atoms.begin(), atoms.end(), ascii)) return {};
+  return atoms;
+}
+
+}  // namespace
+
 struct Table::PatternSet {
   RE2::Set set{RE2::Options(), RE2::UNANCHORED};
+  std::vector<std::string> literals;  // required_literals of the patterns; empty: none known
+
+  // False when `text` holds none of the literals, so no pattern can match: most texts are
+  // turned away here, without running the set.
+  bool may_match(std::string_view text) const {
+    if (literals.empty()) return true;
+    thread_local std::string low;
+    low.assign(text);
+    for (char& c : low)
+      if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+    return std::any_of(literals.begin(), literals.end(), [](const std::string& l) { return low.find(l) != std::string::npos; });
+  }
 };
 
 Table::Table() = default;
@@ -110,7 +148,7 @@ std::vector<const Entry*> Table::matches(std::string_view text) const {
   if (!set_) return out;
   re2::StringPiece in(text.data(), text.size());
   std::vector<int> hit;  // (most texts match nothing: asked first without a list, which allocates nothing)
-  if (!set_->set.Match(in, nullptr) || !set_->set.Match(in, &hit)) return out;
+  if (!set_->may_match(text) || !set_->set.Match(in, nullptr) || !set_->set.Match(in, &hit)) return out;
   std::sort(hit.begin(), hit.end());
   for (int i : hit) out.push_back(&entries[pattern_entry_[static_cast<size_t>(i)]]);
   return out;
@@ -124,6 +162,7 @@ const Entry* Table::match(std::string_view text) const {
 std::string Table::compile_patterns() {
   auto set = std::make_shared<PatternSet>();
   pattern_entry_.clear();
+  std::vector<std::string> patterns;
   for (size_t i = 0; i < entries.size(); ++i) {
     const std::string& p = entries[i].get("pattern");
     if (p.empty()) continue;
@@ -131,9 +170,11 @@ std::string Table::compile_patterns() {
     if (set->set.Add(p, &err) < 0) return "pattern '" + p + "': " + err;
     entries[i].re = std::make_shared<const RE2>(p);
     pattern_entry_.push_back(i);
+    patterns.push_back(p);
   }
   if (pattern_entry_.empty()) return "";
   if (!set->set.Compile()) return "patterns do not compile together";
+  set->literals = required_literals(patterns);
   set_ = std::move(set);
   return "";
 }

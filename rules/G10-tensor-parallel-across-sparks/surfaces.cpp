@@ -69,8 +69,9 @@ bool launcher_fits(const Command& c, const Entry& e) {
 }
 
 // `vllm serve --tensor-parallel-size 2`, Megatron `--tensor-model-parallel-size 2`, ...
-void tp_flags(const Command& c, const Layout& lay, Hits& out) {
-  long others = line_degrees(c), expert = flag_degrees(c, "expert-flags");
+// `others`: line_degrees(c).
+void tp_flags(const Command& c, const Layout& lay, long others, Hits& out) {
+  long expert = flag_degrees(c, "expert-flags");
   for (const Entry& e : table("tp-flags").entries) {
     if (!query::may_have_flag(c, e.list("flags")) || !launcher_fits(c, e)) continue;
     auto v = query::int_flag(c, e.list("flags"), &out.bad);
@@ -82,8 +83,7 @@ void tp_flags(const Command& c, const Layout& lay, Hits& out) {
 
 // Hydra overrides: NeMo / Megatron-Bridge `model.tensor_model_parallel_size=2`, verl
 // `actor_rollout_ref.rollout.tensor_model_parallel_size=2`. The first entry that matches a word wins.
-void tp_overrides(const Command& c, const Layout& lay, Hits& out) {
-  long others = line_degrees(c);
+void tp_overrides(const Command& c, const Layout& lay, long others, Hits& out) {
   std::vector<const Word*> seen;
   for (const Entry& e : table("tp-overrides").entries)
     for (const auto& [key, w] : query::overrides(c, e.get("name"))) {
@@ -98,8 +98,9 @@ void tp_overrides(const Command& c, const Layout& lay, Hits& out) {
 void commands(const Command& c, const Layout& file_layout, Hits& out) {
   if (c.argv.empty()) return;
   Layout lay = merge(query::command_layout(c), file_layout);
-  tp_flags(c, lay, out);
-  tp_overrides(c, lay, out);
+  long others = line_degrees(c);
+  tp_flags(c, lay, others, out);
+  tp_overrides(c, lay, others, out);
 }
 
 // ---- config files ---------------------------------------------------------------
