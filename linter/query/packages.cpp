@@ -85,14 +85,13 @@ const Image* ngc_image(const PkgEnv& env) {
 }
 
 bool other_platform(std::string_view path) {
-  std::string word;
-  for (char c : lower(path) + "/") {
-    if (c != '/' && c != '-' && c != '_' && c != '.') {
-      word += c;
-      continue;
-    }
-    if (knowledge::in("other-platform-paths", word)) return true;
-    word.clear();
+  const knowledge::Table& words = knowledge::table("other-platform-paths");
+  std::string l = lower(path);
+  size_t start = 0;  // of the current word; '/', '-', '_' and '.' end words, as does the end
+  for (size_t i = 0; i <= l.size(); ++i) {
+    if (i < l.size() && l[i] != '/' && l[i] != '-' && l[i] != '_' && l[i] != '.') continue;
+    if (words.contains(std::string_view(l).substr(start, i - start))) return true;
+    start = i + 1;
   }
   return false;
 }
