@@ -1,6 +1,6 @@
 # Embeds text files into the binary as (name, text) pairs returned by a generated C++ function:
-# the rule documentation (rules/*/<id>.md: `sparkcheck rule GN`, SARIF help, docs/rules/) and
-# the knowledge tables (knowledge/*.yaml, read by linter/knowledge).
+# the rule documentation (rules/*/<id>.md: `sparkcheck rule GN`, SARIF help, docs/rules/).
+# (The knowledge tables are packed by cmake/knowledge_pack.cmake.)
 # sc_embed(<out var: generated .cpp> <C++ function> <naming: folder|knowledge> <glob>)
 function(sc_embed out_var func naming pattern)
   file(GLOB files CONFIGURE_DEPENDS "${pattern}")
@@ -19,4 +19,3 @@ function(sc_embed out_var func naming pattern)
 endfunction()
 
 sc_embed(SC_RULE_DOCS_CPP embedded_rule_docs folder "${CMAKE_SOURCE_DIR}/rules/*/*.md")
-sc_embed(SC_KNOWLEDGE_CPP embedded_knowledge knowledge "${CMAKE_SOURCE_DIR}/knowledge/*.yaml")

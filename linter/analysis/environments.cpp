@@ -171,7 +171,8 @@ void dockerfile_envs(const Project& p, const Links& l, const ParsedFile& f, std:
 // as a root (and never a constraints file).
 bool root_requirements(const Project& p, const ParsedFile& f) {
   if (p.installed_by.count(&f) || p.included_by.count(&f) || p.constrained_by.count(&f)) return false;
-  std::string base = f.src.path().substr(f.src.path().rfind('/') + 1);
+  const std::string& path = f.src.path();
+  std::string base = path.substr(path.rfind('/') + 1);
   return !starts_with(lower(base), "constraints");
 }
 

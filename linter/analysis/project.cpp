@@ -83,17 +83,19 @@ bool Project::skips_test(const ParsedFile& f) const { return !target.include_tes
 
 const ParsedFile* Project::find(const std::string& display_path) const {
   if (indexed_files_ != files.size()) {
-    index_.clear();
+    index_.clear(), abs_index_.clear();
     for (const auto& f : files) {
-      index_.emplace(normalize_path(f->src.path()), f.get());
-      index_.emplace("\x01" + f->abs_path, f.get());
+      PathRef display = f->src.path();
+      if (std::string n = normalize_path(display); n != display) display = n;  // rare: interned
+      index_.emplace(display.str(), f.get());
+      abs_index_.emplace(f->abs_path, f.get());
     }
     indexed_files_ = files.size();
   }
   std::string p = normalize_path(display_path);
   if (auto it = index_.find(p); it != index_.end()) return it->second;
   if (!p.empty() && p[0] == '/') {
-    if (auto it = index_.find("\x01" + p); it != index_.end()) return it->second;
+    if (auto it = abs_index_.find(p); it != abs_index_.end()) return it->second;
     std::string r = normalize_path(root);
     if (!r.empty() && starts_with(p, r + "/")) return find(p.substr(r.size() + 1));
   }
@@ -232,7 +234,7 @@ void Project::link() {
 // A requirements file that an -r/-c/--override names but the linted tree lacks.
 static Notification missing_include(const ParsedFile& f, const std::string& value, const Location& loc) {
   std::error_code ec;
-  std::filesystem::path disk = std::filesystem::path(f.abs_path).parent_path() / value;
+  std::filesystem::path disk = std::filesystem::path(f.abs_path.str()).parent_path() / value;
   bool exists = !f.abs_path.empty() && std::filesystem::is_regular_file(disk, ec);
   return {Level::Warning, f.src.path(), loc.range,
           f.src.path() + ":" + std::to_string(loc.range.line) + ": included file '" + value +

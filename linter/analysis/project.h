@@ -4,6 +4,7 @@
 #include <unordered_map>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "analysis/environments.h"
@@ -26,7 +27,7 @@ struct LineMemo {
 struct ParsedFile {
   SourceFile src;  // its text is dropped once the facts are taken (SourceFile::release)
   FileFacts facts;
-  std::string abs_path;
+  PathRef abs_path;  // interned, as the source's re-read path
   uint64_t content_hash = 0;  // hash_bytes() of the file's bytes as read (before a BOM is dropped)
   // inline suppression comments, read with the facts (the text is gone by the time rules run)
   std::vector<SuppressDirective> suppressions;
@@ -126,8 +127,9 @@ class Project {
   void link_one_target(const ParsedFile& f, const Install& in, const std::string& value, const Location& loc,
                        bool is_constraint);
   void find_include_cycles();
-  // normalised display path / absolute path -> file; rebuilt when `files` grows
-  mutable std::unordered_map<std::string, const ParsedFile*> index_;
+  // normalised display path / absolute path -> file, rebuilt when `files` grows; the keys view
+  // the files' own paths (files replaced by own() stay in replaced_) or interned ones
+  mutable std::unordered_map<std::string_view, const ParsedFile*> index_, abs_index_;
   mutable size_t indexed_files_ = 0;
   // the lock files among `files` (has_lockfile_pin runs per requirement: no full scan each time)
   mutable std::vector<const ParsedFile*> lockfiles_;

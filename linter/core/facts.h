@@ -148,7 +148,10 @@ struct ConfigEntry {
   bool scalar = true;
   int document = 0;               // YAML document index (CI files: which job list)
   Location key_loc, value_loc;
-  std::string key() const { return path.empty() ? std::string() : path.back(); }
+  const std::string& key() const {  // the last key of the path, "" for none
+    static const std::string none;
+    return path.empty() ? none : path.back();
+  }
   std::string dotted() const;     // "parallelism_config.parallelism_config_tp_size"
 };
 

@@ -5,13 +5,36 @@
 #include <cctype>
 #include <cstring>
 #include <mutex>
+#include <ostream>
+#include <unordered_set>
 
 #include "core/read_file.h"
 
 namespace sc {
 
-SourceFile::SourceFile(std::string display_path, std::string text)
-    : path_(std::move(display_path)), text_(std::move(text)) {
+const std::string PathRef::kEmpty;
+
+namespace {
+struct PathHash {
+  using is_transparent = void;
+  size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+};
+}  // namespace
+
+const std::string* PathRef::intern(std::string_view s) {
+  if (s.empty()) return &kEmpty;
+  // Never destroyed: paths stay valid in static destructors. Nodes never move.
+  static auto* pool = new std::unordered_set<std::string, PathHash, std::equal_to<>>();
+  static std::mutex mu;
+  std::lock_guard<std::mutex> lock(mu);
+  auto it = pool->find(s);
+  if (it == pool->end()) it = pool->emplace(s).first;
+  return &*it;
+}
+
+std::ostream& operator<<(std::ostream& os, PathRef p) { return os << p.str(); }
+
+SourceFile::SourceFile(PathRef display_path, std::string text) : path_(display_path), text_(std::move(text)) {
   index_lines_();
 }
 
@@ -70,9 +93,9 @@ struct Restorer {
 
 SourceFile::~SourceFile() { Restorer::forget(this); }
 
-void SourceFile::release(std::string abs_path, uint64_t hash, size_t size) {
+void SourceFile::release(PathRef abs_path, uint64_t hash, size_t size) {
   Restorer::forget(this);
-  reload_path_ = std::move(abs_path);
+  reload_path_ = abs_path;
   hash_ = hash;
   size_ = size;
   line_map_.clear();

@@ -1,12 +1,54 @@
 // Source text, positions and ranges shared by every parser, rule and output.
 #pragma once
+#include <compare>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
+#include <iosfwd>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 namespace sc {
+
+// A path, interned: one string per distinct path in a process-wide pool that only grows
+// (safe from any thread), so copying a path copies a pointer. Reads like a const
+// std::string; made from a string it interns it (a lock and a hash: keep one per file).
+class PathRef {
+ public:
+  PathRef() = default;
+  PathRef(std::string_view s) : p_(intern(s)) {}
+  PathRef(const std::string& s) : p_(intern(s)) {}
+  PathRef(const char* s) : p_(intern(s)) {}
+
+  const std::string& str() const { return *p_; }
+  operator const std::string&() const { return *p_; }
+  operator std::string_view() const { return *p_; }
+  bool empty() const { return p_->empty(); }
+  size_t size() const { return p_->size(); }
+  const char* data() const { return p_->data(); }
+  const char* c_str() const { return p_->c_str(); }
+
+  // Interned: equal paths are the same string.
+  friend bool operator==(PathRef a, PathRef b) { return a.p_ == b.p_; }
+  friend std::strong_ordering operator<=>(PathRef a, PathRef b) {
+    return a.p_ == b.p_ ? std::strong_ordering::equal : *a.p_ <=> *b.p_;
+  }
+  // Against any string-like value, without interning it.
+  template <class S> requires(!std::is_same_v<S, PathRef> && std::is_convertible_v<const S&, std::string_view>)
+  friend bool operator==(PathRef a, const S& b) { return std::string_view(*a.p_) == std::string_view(b); }
+  template <class S> requires(!std::is_same_v<S, PathRef> && std::is_convertible_v<const S&, std::string_view>)
+  friend std::strong_ordering operator<=>(PathRef a, const S& b) { return std::string_view(*a.p_) <=> std::string_view(b); }
+  friend std::string operator+(PathRef a, std::string_view b) { return std::string(*a.p_).append(b); }
+  friend std::string operator+(std::string_view a, PathRef b) { return std::string(a).append(*b.p_); }
+  friend std::ostream& operator<<(std::ostream& os, PathRef p);
+
+ private:
+  static const std::string* intern(std::string_view s);
+  static const std::string kEmpty;
+  const std::string* p_ = &kEmpty;
+};
 
 // 1-based line and column; columns count Unicode code points; end is exclusive.
 struct Range {
@@ -18,7 +60,7 @@ struct Range {
 // A place in a linted file. `path` is the display path: relative to the
 // lint root, '/'-separated, exactly what outputs print.
 struct Location {
-  std::string path;
+  PathRef path;
   Range range;
 };
 
@@ -28,21 +70,21 @@ struct Location {
 class SourceFile {
  public:
   SourceFile() = default;
-  SourceFile(std::string display_path, std::string text);
+  SourceFile(PathRef display_path, std::string text);
   SourceFile(const SourceFile&) = default;
   SourceFile(SourceFile&&) = default;
   SourceFile& operator=(const SourceFile&) = default;
   SourceFile& operator=(SourceFile&&) = default;
   ~SourceFile();
 
-  const std::string& path() const { return path_; }
+  const PathRef& path() const { return path_; }
   const std::string& text() const { return restored_().text_; }
 
   // Drops the text and line index once the facts are taken (memory stays flat as the tree
   // grows). Later calls re-read `abs_path` on demand, one released file at a time (the
   // previous one is dropped again; not thread-safe: rules and outputs run on one thread).
   // A re-read file whose bytes no longer hash to `hash` reads as empty: no line of it is shown.
-  void release(std::string abs_path, uint64_t hash, size_t size);
+  void release(PathRef abs_path, uint64_t hash, size_t size);
   bool released() const { return !reload_path_.empty(); }
   size_t reload_size() const { return size_; }  // the bound of a re-read (released files)
 
@@ -72,9 +114,9 @@ class SourceFile {
   void set_line_map(std::vector<LineMapEntry> m) { line_map_ = std::move(m); }
 
  private:
-  std::string path_;
+  PathRef path_;
   std::string text_;
-  std::string reload_path_;  // set by release()
+  PathRef reload_path_;  // set by release()
   uint64_t hash_ = 0;
   size_t size_ = 0;  // bytes as read, the bound of a re-read
   mutable bool loaded_ = true;
@@ -106,3 +148,7 @@ bool ends_with(std::string_view s, std::string_view p);
 std::vector<std::string> split(std::string_view s, char sep);
 
 }  // namespace sc
+
+template <> struct std::hash<sc::PathRef> {
+  size_t operator()(sc::PathRef p) const noexcept { return std::hash<std::string_view>{}(p); }
+};

@@ -81,7 +81,7 @@ void write_baseline(const LintResult& r, std::ostream& out, const std::string& b
     if (!f.suppressions.empty()) continue;
     w.value({{"fingerprint", keys[i]},
              {"rule", f.rule},
-             {"path", base_dir.empty() ? f.loc.path : path_relative_to(r, f.loc.path, base_dir)},
+             {"path", base_dir.empty() ? f.loc.path.str() : path_relative_to(r, f.loc.path, base_dir)},
              {"line", f.loc.range.line},
              {"message", f.message}});
   }

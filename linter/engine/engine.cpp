@@ -286,7 +286,7 @@ std::vector<std::string> fingerprints_relative_to(const LintResult& r, const std
   for (const auto& f : r.findings) {
     const ParsedFile* pf = r.project.find(f.loc.path);
     std::string line = pf ? flagged_line_text(*pf, f.loc.range.line) : std::string();
-    std::string path = base.empty() ? f.loc.path : path_relative_to(r, f.loc.path, base);
+    std::string path = base.empty() ? f.loc.path.str() : path_relative_to(r, f.loc.path, base);
     std::string key = f.rule + '\x1f' + path + '\x1f' + line;
     uint64_t h = 1469598103934665603ull;
     for (unsigned char c : key) { h ^= c; h *= 1099511628211ull; }
@@ -356,6 +356,7 @@ std::vector<WalkedFile> walk_files(const LintOptions& opt, const std::vector<std
       if (g.base.empty() || fs::path(g.base).lexically_normal().generic_string() == root) wo.exclude.push_back(g.pattern);
     WalkResult wr = walk(wo);
     files = std::move(wr.files);
+    files.shrink_to_fit();  // kept through parsing: no doubling slack
     res.notifications = std::move(wr.notes);
     res.complete = wr.complete;
   }
@@ -658,8 +659,6 @@ void build_project(std::vector<Job>& jobs, const LintOptions& opt, LintResult& r
     res.linted.push_back(job.wf->display);
     res.project.files.push_back(std::move(job.pf));
   }
-  res.project.link();
-  for (auto& n : res.project.notes) res.notifications.push_back(n);
 }
 
 // Step 4: every selected rule over the project; returns the ids that ran.
@@ -761,12 +760,16 @@ void apply_baseline(const LintOptions& opt, LintResult& res) {
   res.findings = std::move(kept);
 }
 
-// walk -> read -> parse -> link; the walk's and the parse jobs' records go before the rules run.
+// walk -> read -> parse -> link; the walk's and the parse jobs' records go before linking.
 void read_project(const LintOptions& opt, const std::vector<std::string>& paths, LintResult& res) {
-  std::vector<WalkedFile> files = walk_files(opt, paths, res);
-  std::vector<Job> jobs = classify_files(files, opt);
-  parse_files(jobs, opt);
-  build_project(jobs, opt, res);
+  {
+    std::vector<WalkedFile> files = walk_files(opt, paths, res);
+    std::vector<Job> jobs = classify_files(files, opt);
+    parse_files(jobs, opt);
+    build_project(jobs, opt, res);
+  }
+  res.project.link();
+  for (auto& n : res.project.notes) res.notifications.push_back(n);
 }
 
 }  // namespace

@@ -29,30 +29,30 @@ template <> constexpr int kLast<Level> = static_cast<int>(Level::Error);
 // Every struct the cache holds, by size: a field added to one of them changes its size and
 // fails here until fields() below writes it (then update the number). libstdc++, 64-bit only.
 #if defined(__GLIBCXX__) && __SIZEOF_POINTER__ == 8
-static_assert(sizeof(Range) == 16 && sizeof(Location) == 48);
-static_assert(sizeof(Requirement) == 304, "serialize the new Requirement field in facts_cache.cpp");
-static_assert(sizeof(IndexUrl) == 88, "serialize the new IndexUrl field in facts_cache.cpp");
-static_assert(sizeof(Install) == 200, "serialize the new Install field in facts_cache.cpp");
-static_assert(sizeof(Image) == 128, "serialize the new Image field in facts_cache.cpp");
-static_assert(sizeof(EnvSetting) == 120, "serialize the new EnvSetting field in facts_cache.cpp");
-static_assert(sizeof(FileRef) == 128, "serialize the new FileRef field in facts_cache.cpp");
-static_assert(sizeof(BuildSpec) == 104, "serialize the new BuildSpec field in facts_cache.cpp");
+static_assert(sizeof(Range) == 16 && sizeof(Location) == 24);
+static_assert(sizeof(Requirement) == 280, "serialize the new Requirement field in facts_cache.cpp");
+static_assert(sizeof(IndexUrl) == 64, "serialize the new IndexUrl field in facts_cache.cpp");
+static_assert(sizeof(Install) == 176, "serialize the new Install field in facts_cache.cpp");
+static_assert(sizeof(Image) == 104, "serialize the new Image field in facts_cache.cpp");
+static_assert(sizeof(EnvSetting) == 96, "serialize the new EnvSetting field in facts_cache.cpp");
+static_assert(sizeof(FileRef) == 104, "serialize the new FileRef field in facts_cache.cpp");
+static_assert(sizeof(BuildSpec) == 80, "serialize the new BuildSpec field in facts_cache.cpp");
 static_assert(sizeof(ComposeService) == 128, "serialize the new ComposeService field in facts_cache.cpp");
-static_assert(sizeof(Word) == 120, "serialize the new Word field in facts_cache.cpp");
-static_assert(sizeof(Command) == 104, "serialize the new Command field in facts_cache.cpp");
-static_assert(sizeof(ConfigEntry) == 160, "serialize the new ConfigEntry field in facts_cache.cpp");
-static_assert(sizeof(PyImport) == 144, "serialize the new PyImport field in facts_cache.cpp");
-static_assert(sizeof(PyArg) == 176, "serialize the new PyArg field in facts_cache.cpp");
-static_assert(sizeof(PyCall) == 136, "serialize the new PyCall field in facts_cache.cpp");
-static_assert(sizeof(PyAssign) == 152, "serialize the new PyAssign field in facts_cache.cpp");
+static_assert(sizeof(Word) == 96, "serialize the new Word field in facts_cache.cpp");
+static_assert(sizeof(Command) == 80, "serialize the new Command field in facts_cache.cpp");
+static_assert(sizeof(ConfigEntry) == 112, "serialize the new ConfigEntry field in facts_cache.cpp");
+static_assert(sizeof(PyImport) == 120, "serialize the new PyImport field in facts_cache.cpp");
+static_assert(sizeof(PyArg) == 152, "serialize the new PyArg field in facts_cache.cpp");
+static_assert(sizeof(PyCall) == 112, "serialize the new PyCall field in facts_cache.cpp");
+static_assert(sizeof(PyAssign) == 128, "serialize the new PyAssign field in facts_cache.cpp");
 static_assert(sizeof(PythonFacts) == 96, "serialize the new PythonFacts field in facts_cache.cpp");
 static_assert(sizeof(CiJob) == 104, "serialize the new CiJob field in facts_cache.cpp");
-static_assert(sizeof(Expansion) == 128, "serialize the new Expansion field in facts_cache.cpp");
+static_assert(sizeof(Expansion) == 80, "serialize the new Expansion field in facts_cache.cpp");
 static_assert(sizeof(FileFacts) == 472, "serialize the new FileFacts field in facts_cache.cpp");
-static_assert(sizeof(SuppressDirective) == 120, "serialize the new SuppressDirective field in facts_cache.cpp");
+static_assert(sizeof(SuppressDirective) == 96, "serialize the new SuppressDirective field in facts_cache.cpp");
 static_assert(sizeof(Notification) == 120, "serialize the new Notification field in facts_cache.cpp");
 static_assert(sizeof(DiskStamp) == 32, "serialize the new DiskStamp field in facts_cache.cpp");
-static_assert(sizeof(ParsedFile) - sizeof(SourceFile) == 576, "serialize the new ParsedFile field in facts_cache.cpp");
+static_assert(sizeof(ParsedFile) - sizeof(SourceFile) == 552, "serialize the new ParsedFile field in facts_cache.cpp");
 #endif
 
 // The structs' sizes, mixed: a cache written by a build with other structs is ignored.
@@ -118,7 +118,7 @@ class Writer {
   void operator()(int64_t& v) { s(v); }
   void operator()(size_t& v) { u(v); }
   template <class E> requires std::is_enum_v<E> void operator()(E& e) { u(static_cast<uint64_t>(e)); }
-  void path(const std::string& p) {
+  void path(std::string_view p) {
     if (!p.empty() && p != display) foreign = true;
     out_.push_back(p.empty() ? 0 : 1);
   }
@@ -150,7 +150,7 @@ class Writer {
 class Reader {
  public:
   explicit Reader(std::string_view in) : in_(in), budget_(std::min<size_t>(in.size() * 40 + (1u << 20), size_t(1) << 30)) {}
-  std::string display;
+  PathRef display;  // the entry's own file
   size_t bound = 0;
   bool bad = false;
 
@@ -189,7 +189,7 @@ class Reader {
   void operator()(std::string& v) {
     size_t n = count();
     if (!spend(n)) return;
-    v.assign(in_.substr(pos_, n));
+    v = std::string(in_.data() + pos_, n);  // a new string: cheaper than assign's replace
     pos_ += n;
   }
   void operator()(bool& v) {
@@ -210,11 +210,13 @@ class Reader {
     if (v > static_cast<uint64_t>(kLast<E>)) bad = true;
     e = bad ? E{} : static_cast<E>(v);
   }
-  void path(std::string& p) {
+  bool path_flag() {
     uint64_t flag = u();
     if (flag > 1) bad = true;
-    p = flag == 1 ? display : std::string();
+    return flag == 1;
   }
+  void path(std::string& p) { p = path_flag() ? display.str() : std::string(); }
+  void path(PathRef& p) { p = path_flag() ? display : PathRef(); }  // no allocation
   void operator()(Range& r) {
     (*this)(r.line), (*this)(r.col), (*this)(r.end_line), (*this)(r.end_col);
     if (!plausible(r, bound)) bad = true;
@@ -366,7 +368,7 @@ std::shared_ptr<ParsedFile> read_source(Reader& r, const std::string& abs) {
   pf->abs_path = abs;
   pf->content_hash = r.fixed64();
   pf->src = SourceFile(r.display, std::move(text));
-  if (released && !r.bad) pf->src.release(abs, pf->content_hash, static_cast<size_t>(size));
+  if (released && !r.bad) pf->src.release(pf->abs_path, pf->content_hash, static_cast<size_t>(size));
   r.bound = static_cast<size_t>(size) + 2;
   return pf;
 }
@@ -439,7 +441,7 @@ std::string encode_cache(const ParseCache& cache, const std::string& root, const
   size_t count_at = out.size(), n = 0, left_out = 0;
   w.fixed64(0);
   for (const auto& [abs, e] : cache.entries) {
-    std::string display = e.file ? e.file->src.path() : std::string();
+    std::string display = e.file ? e.file->src.path().str() : std::string();
     if (!e.file || !safe_display(display) || abs != abs_in(root, display) || e.key.find("\nbuffer") != std::string::npos) {
       ++left_out;
       continue;

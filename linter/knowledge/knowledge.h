@@ -1,4 +1,4 @@
-// Domain tables loaded from knowledge/*.yaml (embedded at build time). Each table is a
+// Domain tables loaded from knowledge/*.yaml (packed into the binary at build time). Each table is a
 // list of entries; an entry is a map of string or string-list fields plus its source.
 #pragma once
 #include <map>

@@ -333,7 +333,8 @@ class CiParser : public Parser {
   bool accepts(const FileInfo& f) const override { return github_file(f) || gitlab_file(f); }
   void parse(const SourceFile& src, FileFacts& out, ParseDiag& diag) const override {
     yaml_entries(src, out.config, diag);
-    FileInfo f{src.path(), src.path().substr(src.path().rfind('/') + 1), {}};
+    const std::string& path = src.path();
+    FileInfo f{path, path.substr(path.rfind('/') + 1), {}};
     if (github_file(f)) github(src, out, diag);
     else gitlab(src, out, diag);
   }

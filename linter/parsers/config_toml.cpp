@@ -40,7 +40,7 @@ std::string scalar_text(const toml::node& n) {
 }
 
 struct TomlWalker {
-  const std::string& path;
+  PathRef path;
   std::vector<ConfigEntry>& out;
   int depth = 0;
 

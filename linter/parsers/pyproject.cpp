@@ -11,7 +11,7 @@
 namespace sc {
 namespace {
 
-Location toml_loc(const std::string& path, const toml::source_region& r) {
+Location toml_loc(PathRef path, const toml::source_region& r) {
   Range out{static_cast<int>(r.begin.line), static_cast<int>(r.begin.column), static_cast<int>(r.end.line),
             static_cast<int>(r.end.column)};
   if (out.end_line < out.line || (out.end_line == out.line && out.end_col < out.col)) {

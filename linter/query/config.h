@@ -18,6 +18,9 @@ std::optional<IntAt> config_int(const std::vector<ConfigEntry>& cfg, const std::
 std::optional<long> entry_int(const ConfigEntry& e, Unreadable* bad = nullptr);
 // The keys at the top level of a file.
 std::set<std::string> top_keys(const std::vector<ConfigEntry>& cfg);
+// Is the entry's dotted path (ConfigEntry::dotted) `name`, or with `or_below` a key inside
+// it ("name.x")? Compared element by element: no string is built.
+bool dotted_is(const ConfigEntry& e, std::string_view name, bool or_below = false);
 // The section enclosing an entry ("parallelism" for parallelism.tensor_parallel_degree), or "".
 std::string parent_key(const ConfigEntry& e);
 

@@ -1,7 +1,9 @@
 #include "query/layout.h"
 
 #include <algorithm>
+#include <bitset>
 #include <set>
+#include <unordered_set>
 
 #include "knowledge/knowledge.h"
 #include "query/commands.h"
@@ -78,6 +80,7 @@ struct LayoutKey {
   const Entry* entry;
   std::string name, parent, file, role;
   bool by_key, shared_count;
+  bool below;  // also names the keys inside it (accelerators: {H100: 8})
 };
 
 const std::vector<LayoutKey>& layout_keys() {
@@ -85,7 +88,7 @@ const std::vector<LayoutKey>& layout_keys() {
     std::vector<LayoutKey> v;
     for (const Entry& e : knowledge::table("layout-keys").entries)
       v.push_back({&e, e.get("name"), e.get("parent"), e.get("file"), e.get("role"), e.get("match") == "key",
-                   !e.get("shared_count").empty()});
+                   !e.get("shared_count").empty(), e.get("role") == "accelerators"});
     return v;
   }();
   return keys;
@@ -139,28 +142,64 @@ std::set<std::string> file_kinds(const std::vector<ConfigEntry>& cfg) {
   return kinds;
 }
 
-// The key and dotted path of a config entry, each built once (layout_key asks for them per table entry).
-struct EntryNames {
-  const ConfigEntry& e;
-  std::string key = e.key(), dotted = e.dotted();
+// The last keys a layout-keys entry can name: its key, or any tail of its dotted name (dotted
+// paths end with the entry's key). Most config entries end in none and are passed over.
+struct KeyTails {
+  std::unordered_set<std::string_view> tails;
+  std::bitset<256> last_chars;  // of the tails: most keys are passed over without hashing
 };
 
-// Does the layout-keys entry `k` name this config entry?
-bool names_entry(const LayoutKey& k, const EntryNames& n) {
-  const std::string& name = k.name;
-  if (k.by_key) return n.key == name && (k.parent.empty() || parent_key(n.e) == k.parent);
-  if (n.dotted == name) return true;
-  return k.role == "accelerators" && n.dotted.size() > name.size() && n.dotted[name.size()] == '.' &&
-         starts_with(n.dotted, name);
+const KeyTails& key_tails() {
+  static const KeyTails kt = [] {
+    KeyTails t;
+    for (const LayoutKey& k : layout_keys())
+      for (size_t i = 0; i <= k.name.size(); ++i)
+        if (i == 0 || !k.by_key) t.tails.insert(std::string_view(k.name).substr(i));
+    for (std::string_view tail : t.tails)
+      if (!tail.empty()) t.last_chars.set(static_cast<unsigned char>(tail.back()));
+    return t;
+  }();
+  return kt;
 }
 
+// Could some layout-keys entry name this config entry?
+bool may_be_layout_key(const ConfigEntry& e) {
+  const KeyTails& kt = key_tails();
+  const std::string& key = e.key();
+  bool tail = key.empty() || kt.last_chars[static_cast<unsigned char>(key.back())];
+  if (!e.path.empty() && tail && kt.tails.count(key)) return true;
+  for (const LayoutKey& k : layout_keys())
+    if (k.below && dotted_is(e, k.name, true)) return true;
+  return false;
+}
+
+// Does the layout-keys entry `k` name this config entry?
+bool names_entry(const LayoutKey& k, const ConfigEntry& e) {
+  if (!k.by_key) return dotted_is(e, k.name, k.below);
+  size_t n = e.path.size();
+  return n > 0 && e.path[n - 1] == k.name && (k.parent.empty() || (n >= 2 && e.path[n - 2] == k.parent));
+}
+
+// The workload-files kinds of a config file, worked out at the first question.
+class FileKinds {
+ public:
+  explicit FileKinds(const std::vector<ConfigEntry>& cfg) : cfg_(cfg) {}
+  bool has(const std::string& kind) {
+    if (!kinds_) kinds_ = file_kinds(cfg_);
+    return kinds_->count(kind) > 0;
+  }
+
+ private:
+  const std::vector<ConfigEntry>& cfg_;
+  std::optional<std::set<std::string>> kinds_;
+};
+
 // The layout-keys entry describing a config entry, or null.
-const Entry* layout_key(const ConfigEntry& e, const std::set<std::string>& kinds, bool shared_gpus) {
-  EntryNames names{e};
+const Entry* layout_key(const ConfigEntry& e, FileKinds& kinds, bool shared_gpus) {
+  if (!may_be_layout_key(e)) return nullptr;
   for (const LayoutKey& k : layout_keys()) {
-    if (!k.file.empty() && !kinds.count(k.file)) continue;
     if (shared_gpus && k.shared_count) continue;
-    if (names_entry(k, names)) return k.entry;
+    if (names_entry(k, e) && (k.file.empty() || kinds.has(k.file))) return k.entry;
   }
   return nullptr;
 }
@@ -249,7 +288,7 @@ Layout sbatch_layout(const std::vector<Command>& sbatch) {
 Layout config_layout(const std::vector<ConfigEntry>& cfg, bool shared_gpus) {
   Layout l;
   if (cfg.empty()) return l;
-  std::set<std::string> kinds = file_kinds(cfg);
+  FileKinds kinds(cfg);
   RoleValues r;
   for (const auto& e : cfg)
     if (const Entry* k = e.scalar ? layout_key(e, kinds, shared_gpus) : nullptr) r.take(e, k->get("role"));
@@ -306,7 +345,7 @@ bool gpu_sharing(const Project& p) {
   for (const auto& f : p.files)
     for (const auto& e : f->facts.config)
       for (size_t i = 1; i < e.path.size(); ++i)
-        if (e.path[i - 1] == "sharing" && knowledge::in("gpu-sharing", e.path[i])) return true;
+        if (e.path[i - 1] == std::string_view("sharing") && knowledge::in("gpu-sharing", e.path[i])) return true;
   return false;
 }
 

@@ -69,8 +69,9 @@ bool launcher_fits(const Command& c, const Entry& e) {
 }
 
 // `vllm serve --tensor-parallel-size 2`, Megatron `--tensor-model-parallel-size 2`, ...
-void tp_flags(const Command& c, const Layout& lay, Hits& out) {
-  long others = line_degrees(c), expert = flag_degrees(c, "expert-flags");
+// `others`: line_degrees(c).
+void tp_flags(const Command& c, const Layout& lay, long others, Hits& out) {
+  long expert = flag_degrees(c, "expert-flags");
   for (const Entry& e : table("tp-flags").entries) {
     if (!query::may_have_flag(c, e.list("flags")) || !launcher_fits(c, e)) continue;
     auto v = query::int_flag(c, e.list("flags"), &out.bad);
@@ -82,8 +83,7 @@ void tp_flags(const Command& c, const Layout& lay, Hits& out) {
 
 // Hydra overrides: NeMo / Megatron-Bridge `model.tensor_model_parallel_size=2`, verl
 // `actor_rollout_ref.rollout.tensor_model_parallel_size=2`. The first entry that matches a word wins.
-void tp_overrides(const Command& c, const Layout& lay, Hits& out) {
-  long others = line_degrees(c);
+void tp_overrides(const Command& c, const Layout& lay, long others, Hits& out) {
   std::vector<const Word*> seen;
   for (const Entry& e : table("tp-overrides").entries)
     for (const auto& [key, w] : query::overrides(c, e.get("name"))) {
@@ -98,8 +98,9 @@ void tp_overrides(const Command& c, const Layout& lay, Hits& out) {
 void commands(const Command& c, const Layout& file_layout, Hits& out) {
   if (c.argv.empty()) return;
   Layout lay = merge(query::command_layout(c), file_layout);
-  tp_flags(c, lay, out);
-  tp_overrides(c, lay, out);
+  long others = line_degrees(c);
+  tp_flags(c, lay, others, out);
+  tp_overrides(c, lay, others, out);
 }
 
 // ---- config files ---------------------------------------------------------------
@@ -140,14 +141,17 @@ std::string section_of(const ConfigEntry& e, const std::string& folder) {
   return e.path.size() == 1 ? folder : query::parent_key(e);
 }
 
-// The first tp-config-keys entry that describes this config entry, or null.
-const Entry* tp_key(const ConfigEntry& e, bool axolotl, const std::string& folder) {
+// The first tp-config-keys entry that describes this config entry, or null. `axolotl` (is
+// the file an axolotl config?) is worked out at the first entry with a dialect.
+const Entry* tp_key(const ConfigEntry& e, const std::vector<ConfigEntry>& cfg, std::optional<bool>& axolotl,
+                    const std::string& folder) {
   for (const Entry* key : table("tp-config-keys").find_all(e.key())) {
     const Entry& k = *key;
     if (!k.get("parent").empty() && k.get("parent") != section_of(e, folder)) continue;
     if (!k.get("top_level").empty() && e.path.size() != 1) continue;
     const std::string& dialect = k.get("dialect");
-    if (!dialect.empty() && (dialect == "axolotl") != axolotl) continue;
+    if (!dialect.empty() && !axolotl) axolotl = is_axolotl(cfg);
+    if (!dialect.empty() && (dialect == "axolotl") != *axolotl) continue;
     return &k;
   }
   return nullptr;
@@ -155,11 +159,11 @@ const Entry* tp_key(const ConfigEntry& e, bool axolotl, const std::string& folde
 
 void configs(const std::vector<ConfigEntry>& cfg, const std::string& folder, bool shared_gpus, Hits& out) {
   if (cfg.empty()) return;
-  bool axolotl = is_axolotl(cfg);
+  std::optional<bool> axolotl;
   std::optional<Layout> lay;  // with the degrees, worked out at the first tensor-parallel key
   Degrees d;
   for (const auto& e : cfg) {
-    const Entry* k = e.scalar && !e.path.empty() ? tp_key(e, axolotl, folder) : nullptr;
+    const Entry* k = e.scalar && !e.path.empty() ? tp_key(e, cfg, axolotl, folder) : nullptr;
     auto v = k ? query::entry_int(e, &out.bad) : std::nullopt;
     if (!v || *v <= 1) continue;
     if (!lay) lay = query::config_layout(cfg, shared_gpus), d = config_degrees(cfg);
@@ -243,7 +247,7 @@ Hits tp_surfaces(const ParsedFile& f, bool shared_gpus) {
     Layout file_layout = merge(merge(query::sbatch_layout(ff.sbatch), query::config_layout(ff.config, shared_gpus)), query::env_layout(ff.env));
     for (const auto& c : ff.commands) commands(c, file_layout, hits);
   }
-  std::string dir = f.src.path().substr(0, f.src.path().rfind('/') == std::string::npos ? 0 : f.src.path().rfind('/'));
+  std::string dir = f.src.path().str().substr(0, f.src.path().str().rfind('/') == std::string::npos ? 0 : f.src.path().str().rfind('/'));
   python(ff.python, hits);  // first: a call's own wording wins over the config entry it also yields
   configs(ff.config, prog_base(dir), shared_gpus, hits);
   return hits;

@@ -261,7 +261,7 @@ static void config(const ConfigEntry& e, Evidence& ev) {
   // environment lists: ["TORCH_CUDA_ARCH_LIST=12.1", ...]
   if (size_t eq = e.value.find('='); eq != std::string::npos && !k.empty() && k[0] == '[')
     ev.arch_setting(trim(e.value.substr(0, eq)), trim(e.value.substr(eq + 1)), e.value_loc);
-  if (!naming_key(k) && nvfp4_word(e.value)) ev.uses.push_back({e.value_loc, k + ": " + e.value});
+  if (nvfp4_word(e.value) && !naming_key(k)) ev.uses.push_back({e.value_loc, k + ": " + e.value});
   else if (knowledge::in("nvfp4-env", k)) ev.uses.push_back({e.key_loc, k});
 }
 

@@ -3,6 +3,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <thread>
 #include <yaml-cpp/yaml.h>
 
 #include "engine/engine.h"
@@ -32,6 +33,30 @@ TEST_CASE("ranges count code points and map views back to the real file") {
   Range w = view.range(0, 3);  // "pip" on view line 1 -> real line 2 col 5
   CHECK(w.line == 2);
   CHECK(w.col == 5);
+}
+
+TEST_CASE("interned paths: one string per path, from any thread, ordered as strings") {
+  std::string built = std::string("dir/") + "a.py";
+  PathRef a("dir/a.py"), b(built), c("dir/b.py"), none;
+  CHECK(a == b);
+  CHECK(&a.str() == &b.str());
+  CHECK(a != c);
+  CHECK(a < c);
+  CHECK(c > std::string("dir/a.py"));
+  CHECK(a == std::string_view("dir/a.py"));
+  CHECK(none.empty());
+  CHECK(none == PathRef(""));
+  CHECK(a + "x" == "dir/a.pyx");
+  CHECK(std::hash<PathRef>{}(a) == std::hash<std::string_view>{}("dir/a.py"));
+  std::vector<const std::string*> seen(4);
+  std::vector<std::thread> threads;
+  for (size_t t = 0; t < seen.size(); ++t)
+    threads.emplace_back([&seen, t] {
+      for (int i = 0; i < 500; ++i) PathRef("thread/" + std::to_string(i));
+      seen[t] = &PathRef("thread/7").str();
+    });
+  for (auto& th : threads) th.join();
+  for (const std::string* s : seen) CHECK(s == &PathRef("thread/7").str());
 }
 
 TEST_CASE("UTF-8 validation") {

@@ -1,6 +1,9 @@
 // The knowledge tables (knowledge/*.yaml): every table loads, every entry has a source,
 // patterns compile, and the accessors behave.
 #include <catch2/catch.hpp>
+#include <re2/re2.h>
+
+#include <cctype>
 
 #include "knowledge/knowledge.h"
 #include "knowledge/versions.h"
@@ -28,6 +31,41 @@ TEST_CASE("knowledge lookups", "[knowledge]") {
   const auto& t = knowledge::table("ngc-framework-repos");
   CHECK(t.values().size() == t.entries.size());
   CHECK(t.match("anything") == nullptr);  // no pattern entries
+}
+
+namespace {
+
+// Texts to try every table's patterns on: every value in the tables, as written, upper-cased
+// and inside other text, and some written for the patterns.
+std::vector<std::string> sample_texts() {
+  std::vector<std::string> v = {"", "nvidia/Llama-3.1-8B-FP4", "NVIDIA/x-fp4-v2", "-arch=sm_121a", "X_DIR",
+                                "a/b.tar.gz", "git+https://x", "~/src", ".", "QuantAlgo.NVFP4", "self-hosted"};
+  for (const knowledge::Table* t : knowledge::all_tables())
+    for (const knowledge::Entry& e : t->entries) {
+      for (const auto& [k, x] : e.fields) v.push_back(x);
+      for (const auto& [k, xs] : e.lists) v.insert(v.end(), xs.begin(), xs.end());
+    }
+  for (size_t i = 0, n = v.size(); i < n; ++i) {
+    std::string up = v[i];
+    for (char& c : up) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    v.push_back(up);
+    v.push_back("x " + v[i] + " y");
+  }
+  return v;
+}
+
+}  // namespace
+
+TEST_CASE("Table::matches finds what each pattern matches on its own", "[knowledge]") {
+  std::vector<std::string> texts = sample_texts();
+  for (const knowledge::Table* t : knowledge::all_tables())
+    for (const std::string& text : texts) {
+      std::vector<const knowledge::Entry*> one_by_one;
+      for (const knowledge::Entry& e : t->entries)
+        if (e.re && RE2::PartialMatch(text, *e.re)) one_by_one.push_back(&e);
+      INFO(t->name << ": " << text);
+      CHECK(t->matches(text) == one_by_one);
+    }
 }
 
 TEST_CASE("version ranges name a release series", "[knowledge]") {

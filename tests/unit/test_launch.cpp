@@ -160,6 +160,25 @@ std::vector<ConfigEntry> yaml_config(const std::string& path, const std::string&
 
 }  // namespace
 
+TEST_CASE("query::dotted_is agrees with ConfigEntry::dotted", "[launch][query]") {
+  std::vector<std::vector<std::string>> paths = {
+      {}, {"a"}, {"a", "b"}, {"a.b"}, {"a", "[0]", "b"}, {"[0]", "a"}, {"", "a"}, {"a", ""}, {"a", "b", "c"},
+      {"resources", "accelerators"}, {"resources", "accelerators", "H100"}, {"resources", "accelerators", "[0]"},
+      {"resources.accelerators", "x"}, {"a", std::string("b\0c", 3)}};
+  std::vector<std::string> names = {"", "a", "a.b", "a[0]", "a[0].b", ".a", "a.", "a.b.c", "resources.accelerators",
+                                    "b", std::string("a.b\0c", 5), std::string("a.b\0", 4)};
+  for (const auto& p : paths)
+    for (const auto& n : names) {
+      ConfigEntry e;
+      e.path = p;
+      std::string d = e.dotted();
+      INFO(d << " vs " << n);
+      CHECK(query::dotted_is(e, n) == (d == n));
+      bool below = d.size() > n.size() && d[n.size()] == '.' && d.compare(0, n.size(), n) == 0;
+      CHECK(query::dotted_is(e, n, true) == (d == n || below));
+    }
+}
+
 TEST_CASE("config_layout reads verl, SkyPilot and Kubernetes layout keys", "[launch]") {
   Layout v = query::config_layout(yaml_config("ppo.yaml", "trainer:\n  nnodes: 2\n  n_gpus_per_node: 1\n"));
   CHECK(v.nodes == 2);
