@@ -15,6 +15,15 @@
 
 namespace sc {
 
+// The whitespace-normalised text of lines findings flagged in a released file, kept with its
+// facts (the facts cache saves it), so an unchanged file's fingerprints need no re-read.
+// Shared by the copies Project::own makes; written on the one thread that fingerprints.
+struct LineMemo {
+  static constexpr size_t kMaxLines = 64, kMaxBytes = 512;  // what is remembered per file, per line
+  std::vector<std::pair<int, std::string>> lines;  // ascending line numbers
+  bool grown = false;  // added to since the facts cache was read
+};
+
 struct ParsedFile {
   SourceFile src;  // its text is dropped once the facts are taken (SourceFile::release)
   FileFacts facts;
@@ -23,6 +32,7 @@ struct ParsedFile {
   // inline suppression comments, read with the facts (the text is gone by the time rules run)
   std::vector<SuppressDirective> suppressions;
   std::vector<Notification> suppression_problems;
+  std::shared_ptr<LineMemo> line_memo = std::make_shared<LineMemo>();
 };
 
 // Where an install runs: a Dockerfile build stage, or the bare host.

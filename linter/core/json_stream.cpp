@@ -1,18 +1,25 @@
 #include "core/json_stream.h"
 
+#include "core/source.h"
+
 namespace sc {
 
 std::string json_dump(const nlohmann::ordered_json& v) {
   return v.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
-void JsonStream::indent(size_t depth) {
-  for (size_t i = 0; i < depth; ++i) out_ << "  ";
+JsonStream::~JsonStream() { flush(); }
+
+void JsonStream::flush() {
+  out_.write(buf_.data(), static_cast<std::streamsize>(buf_.size()));
+  buf_.clear();
 }
+
+void JsonStream::indent(size_t depth) { buf_.append(2 * depth, ' '); }
 
 void JsonStream::open(char close) {
   next();
-  out_ << (close == '}' ? '{' : '[');
+  buf_ += close == '}' ? '{' : '[';
   stack_.push_back({close, 0});
 }
 
@@ -22,7 +29,8 @@ void JsonStream::next() {
     return;
   }
   if (stack_.empty()) return;
-  out_ << (stack_.back().count++ ? ",\n" : "\n");
+  if (buf_.size() > (1u << 16)) flush();
+  buf_ += stack_.back().count++ ? ",\n" : "\n";
   indent(stack_.size());
 }
 
@@ -30,16 +38,56 @@ void JsonStream::end() {
   Open o = stack_.back();
   stack_.pop_back();
   if (o.count) {
-    out_ << '\n';
+    buf_ += '\n';
     indent(stack_.size());
   }
-  out_ << o.close;
+  buf_ += o.close;
+  if (stack_.empty()) flush();  // the document is whole: the caller may write after it
+}
+
+namespace {
+// Nothing to escape and valid UTF-8: nlohmann writes the bytes as they are.
+bool plain_json_text(std::string_view s) {
+  bool ascii = true;
+  for (char c : s) {
+    auto b = static_cast<unsigned char>(c);
+    if (b < 0x20 || c == '"' || c == '\\') return false;
+    ascii = ascii && b < 0x80;
+  }
+  return ascii || valid_utf8(s);
+}
+}  // namespace
+
+void JsonStream::quoted(std::string_view s) {
+  if (!plain_json_text(s)) {
+    buf_ += json_dump(nlohmann::ordered_json(s));
+    return;
+  }
+  buf_ += '"';
+  buf_.append(s);
+  buf_ += '"';
 }
 
 void JsonStream::key(std::string_view k) {
   next();
-  out_ << json_dump(nlohmann::ordered_json(k)) << ": ";
+  quoted(k);
+  buf_ += ": ";
   after_key_ = true;
+}
+
+void JsonStream::string(std::string_view v) {
+  next();
+  quoted(v);
+}
+
+void JsonStream::number(int64_t v) {
+  next();
+  buf_ += std::to_string(v);
+}
+
+void JsonStream::boolean(bool v) {
+  next();
+  buf_ += v ? "true" : "false";
 }
 
 // A dumped value's lines start at column 0; nested here they move right by the depth.
@@ -48,11 +96,11 @@ void JsonStream::value(const nlohmann::ordered_json& v) {
   std::string s = json_dump(v);
   size_t from = 0;
   for (size_t nl = s.find('\n'); nl != std::string::npos; nl = s.find('\n', from)) {
-    out_.write(s.data() + from, static_cast<std::streamsize>(nl + 1 - from));
+    buf_.append(s, from, nl + 1 - from);
     indent(stack_.size());
     from = nl + 1;
   }
-  out_.write(s.data() + from, static_cast<std::streamsize>(s.size() - from));
+  buf_.append(s, from, std::string::npos);
 }
 
 }  // namespace sc

@@ -245,7 +245,8 @@ std::string trim(std::string_view s) {
 
 std::string lower(std::string_view s) {
   std::string r(s);
-  for (auto& c : r) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  for (auto& c : r)  // ASCII only, as std::tolower in the "C" locale (no other is ever set)
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
   return r;
 }
 

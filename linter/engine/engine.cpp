@@ -243,6 +243,39 @@ bool ScopedGlob::matches(const std::string& abs_path, const std::string& display
   return glob_match(pattern, abs_path.substr(b.size() + 1));
 }
 
+namespace {
+
+// A line's text with runs of blanks made one space and leading/trailing blanks dropped.
+std::string normalised_line(std::string_view l) {
+  std::string line;
+  bool sp = false;
+  for (char c : l) {
+    if (c == ' ' || c == '\t' || c == '\r') { sp = !line.empty(); continue; }
+    if (sp) line += ' ';
+    sp = false;
+    line += c;
+  }
+  return line;
+}
+
+// The normalised text of a flagged line: from the file's line memo when remembered, else read
+// (a released file is re-read) and remembered within the memo's bounds.
+std::string flagged_line_text(const ParsedFile& pf, int line1) {
+  LineMemo& memo = *pf.line_memo;
+  auto at = std::lower_bound(memo.lines.begin(), memo.lines.end(), line1,
+                             [](const auto& e, int l) { return e.first < l; });
+  if (at != memo.lines.end() && at->first == line1) return at->second;
+  std::string text = normalised_line(pf.src.line(line1));
+  // Only non-empty text: an empty line may be a re-read that failed (the file changed).
+  if (pf.src.released() && !text.empty() && text.size() <= LineMemo::kMaxBytes && memo.lines.size() < LineMemo::kMaxLines) {
+    memo.lines.insert(at, {line1, text});
+    memo.grown = true;
+  }
+  return text;
+}
+
+}  // namespace
+
 std::vector<std::string> fingerprints_relative_to(const LintResult& r, const std::string& base) {
   // primaryLocationLineHash-style: hash of rule, path and the flagged line's
   // whitespace-normalised text, plus the occurrence index of that triple.
@@ -251,17 +284,8 @@ std::vector<std::string> fingerprints_relative_to(const LintResult& r, const std
   out.reserve(r.findings.size());
   std::map<std::string, int> seen;
   for (const auto& f : r.findings) {
-    std::string line;
-    if (const ParsedFile* pf = r.project.find(f.loc.path)) {
-      std::string_view l = pf->src.line(f.loc.range.line);
-      bool sp = false;
-      for (char c : l) {
-        if (c == ' ' || c == '\t' || c == '\r') { sp = !line.empty(); continue; }
-        if (sp) line += ' ';
-        sp = false;
-        line += c;
-      }
-    }
+    const ParsedFile* pf = r.project.find(f.loc.path);
+    std::string line = pf ? flagged_line_text(*pf, f.loc.range.line) : std::string();
     std::string path = base.empty() ? f.loc.path.str() : path_relative_to(r, f.loc.path, base);
     std::string key = f.rule + '\x1f' + path + '\x1f' + line;
     uint64_t h = 1469598103934665603ull;
@@ -375,7 +399,32 @@ std::string file_head(const WalkedFile& wf) {
   return head;
 }
 
+// The parser of each kind, null for a kind two parsers share.
+const Parser* parser_of_kind(std::string_view kind) {
+  const Parser* found = nullptr;
+  for (const Parser* p : parsers())
+    if (kind == kind_name(p->kind())) {
+      if (found) return nullptr;
+      found = p;
+    }
+  return found;
+}
+
+// The parser an earlier run chose for this path, read off its ParseCache entry's key. A name
+// with a dot is classified by its path alone (no content sniffing), so the choice still holds.
+const Parser* reused_classification(const WalkedFile& wf, const LintOptions& opt) {
+  if (!opt.reuse || wf.display.find('.', wf.display.rfind('/') + 1) == std::string::npos) return nullptr;
+  auto it = opt.reuse->entries.find(wf.abs);
+  if (it == opt.reuse->entries.end()) return nullptr;
+  std::string_view key = it->second.key;
+  if (key.size() <= wf.display.size() || key.compare(0, wf.display.size(), wf.display) != 0 || key[wf.display.size()] != '\n')
+    return nullptr;
+  key.remove_prefix(wf.display.size() + 1);
+  return parser_of_kind(key.substr(0, key.find('\n')));
+}
+
 const Parser* classify(const WalkedFile& wf, const LintOptions& opt) {
+  if (const Parser* p = reused_classification(wf, opt)) return p;
   FileInfo info{wf.display, base_name(wf.display), {}};
   const Parser* parser = parser_for(info);
   // no name match: sniff a shebang (extension-less scripts)

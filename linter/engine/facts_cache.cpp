@@ -52,7 +52,7 @@ static_assert(sizeof(FileFacts) == 472, "serialize the new FileFacts field in fa
 static_assert(sizeof(SuppressDirective) == 96, "serialize the new SuppressDirective field in facts_cache.cpp");
 static_assert(sizeof(Notification) == 120, "serialize the new Notification field in facts_cache.cpp");
 static_assert(sizeof(DiskStamp) == 32, "serialize the new DiskStamp field in facts_cache.cpp");
-static_assert(sizeof(ParsedFile) - sizeof(SourceFile) == 536, "serialize the new ParsedFile field in facts_cache.cpp");
+static_assert(sizeof(ParsedFile) - sizeof(SourceFile) == 552, "serialize the new ParsedFile field in facts_cache.cpp");
 #endif
 
 // The structs' sizes, mixed: a cache written by a build with other structs is ignored.
@@ -344,13 +344,15 @@ void write_entry(Writer& w, const std::string& display, const ParseCache::Entry&
   auto& pf = const_cast<ParsedFile&>(*e.file);
   w.display = display;
   w(w.display), w(m.key), w.fixed64(m.hash), w(m.disk);
-  if (raw) {
+  if (raw && !pf.line_memo->grown) {
     auto it = raw->by_file.find(e.file.get());
     if (it != raw->by_file.end() && it->second.at + it->second.len <= raw->buf->size())
       return w.raw(std::string_view(*raw->buf).substr(it->second.at, it->second.len));  // as loaded (checked then)
   }
   write_source(w, pf.src, pf.content_hash);
   w(m.notes), w(m.read_notes), w(pf.facts), w(pf.suppressions), w(pf.suppression_problems);
+  std::vector<std::pair<int, std::string>> none;
+  w(pf.src.released() ? pf.line_memo->lines : none);  // a kept text needs no memo
 }
 
 // The file as released (re-read on demand from `abs`), or with the text it kept.
@@ -371,6 +373,22 @@ std::shared_ptr<ParsedFile> read_source(Reader& r, const std::string& abs) {
   return pf;
 }
 
+// The flagged lines' text (engine.cpp, flagged_line_text): within the memo's bounds, lines
+// ascending and inside the file, for a released file only.
+void read_line_memo(Reader& r, ParsedFile& pf) {
+  auto& lines = pf.line_memo->lines;
+  r(lines);
+  if (!lines.empty() && !pf.src.released()) r.bad = true;
+  if (lines.size() > LineMemo::kMaxLines) r.bad = true;
+  for (size_t i = 0; i < lines.size() && !r.bad; ++i) {
+    int l = lines[i].first;
+    bool ordered = i == 0 || lines[i - 1].first < l;
+    if (l < 1 || static_cast<size_t>(l) > r.bound || !ordered || lines[i].second.size() > LineMemo::kMaxBytes ||
+        lines[i].second.empty())
+      r.bad = true;
+  }
+}
+
 // Reads one entry into `cache` (keyed by its absolute path under `root`).
 void read_entry(Reader& r, const std::string& root, ParseCache& cache, EncodedEntries* raw) {
   std::string display;
@@ -386,6 +404,7 @@ void read_entry(Reader& r, const std::string& root, ParseCache& cache, EncodedEn
   if (!r.spend(sizeof(ParsedFile) + sizeof(ParseCache::Entry) + 2 * abs.size())) return;
   std::shared_ptr<ParsedFile> pf = read_source(r, abs);
   r(e.notes), r(e.read_notes), r(pf->facts), r(pf->suppressions), r(pf->suppression_problems);
+  read_line_memo(r, *pf);
   if (!consistent(pf->facts) || !starts_with(e.key, display + "\n") || e.hash != pf->content_hash) r.bad = true;
   if (raw) raw->by_file[pf.get()] = {pf, at, r.pos() - at};
   e.file = std::move(pf);

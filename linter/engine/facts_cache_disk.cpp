@@ -161,6 +161,7 @@ uint64_t cache_state(const std::map<std::string, ParseCache::Entry>& entries) {
   std::string all;
   for (const auto& [abs, e] : entries) {
     all += abs + '\n' + e.key + '\n';
+    if (e.file) all += std::to_string(e.file->line_memo->lines.size());  // a memo grown: saved again
     for (int64_t v : {static_cast<int64_t>(e.hash), e.disk.dev, e.disk.ino, e.disk.size, e.disk.ctime_ns})
       all.append(reinterpret_cast<const char*>(&v), sizeof v);
   }

@@ -35,26 +35,52 @@ nlohmann::ordered_json fixes_json(const std::vector<Fix>& fixes) {
   return a;
 }
 
-nlohmann::ordered_json finding_json(const Finding& f) {
-  nlohmann::ordered_json j = loc_json(f.loc);
-  j["rule"] = f.rule;
-  j["level"] = level_name(f.level);
-  j["message"] = f.message;
-  j["fix"] = f.fix;
-  if (!f.fixes.empty()) j["fixes"] = fixes_json(f.fixes);  // machine-applicable edits (--fix)
-  j["fingerprint"] = f.fingerprint;
-  j["related"] = nlohmann::ordered_json::array();
+// A location's members, into the object open in `w`.
+void loc_members(JsonStream& w, const Location& l) {
+  w.member_string("path", l.path);
+  w.member_number("line", l.range.line);
+  w.member_number("column", l.range.col);
+  w.member_number("end_line", l.range.end_line);
+  w.member_number("end_column", l.range.end_col);
+  // a path that is not UTF-8 is printed with U+FFFD; its bytes stay recoverable here
+  if (!valid_utf8(l.path)) w.member_string("path_escaped", term_safe(l.path));
+}
+
+// One finding, written directly (the members in the order a reader of older reports saw).
+void write_finding(JsonStream& w, const Finding& f) {
+  w.begin_object();
+  loc_members(w, f.loc);
+  w.member_string("rule", f.rule);
+  w.member_string("level", level_name(f.level));
+  w.member_string("message", f.message);
+  w.member_string("fix", f.fix);
+  if (!f.fixes.empty()) w.member("fixes", fixes_json(f.fixes));  // machine-applicable edits (--fix)
+  w.member_string("fingerprint", f.fingerprint);
+  w.key("related");
+  w.begin_array();
   for (const auto& rel : f.related) {
-    auto rj = loc_json(rel.loc);
-    rj["message"] = rel.message;
-    j["related"].push_back(rj);
+    w.begin_object();
+    loc_members(w, rel.loc);
+    w.member_string("message", rel.message);
+    w.end();
   }
-  j["suppressed"] = !f.suppressions.empty();
+  w.end();
+  w.member_bool("suppressed", !f.suppressions.empty());
   if (!f.suppressions.empty()) {
-    j["justification"] = f.suppressions[0].justification;
-    j["suppression_kind"] = f.suppressions[0].kind;  // "inSource" (comment) or "external" (configuration)
+    w.member_string("justification", f.suppressions[0].justification);
+    w.member_string("suppression_kind", f.suppressions[0].kind);  // "inSource" (comment) or "external" (configuration)
   }
-  return j;
+  w.end();
+}
+
+void write_notification(JsonStream& w, const Notification& n) {
+  w.begin_object();
+  w.member_string("path", n.path);
+  w.member_number("line", n.range.line);
+  w.member_string("level", level_name(n.level));
+  w.member_string("id", n.id);
+  w.member_string("message", n.message);
+  w.end();
 }
 
 // Streamed one finding at a time: memory does not grow with the number of findings.
@@ -64,12 +90,11 @@ void write_json(const LintResult& r, std::ostream& out, const OutputOptions&) {
   w.member("version", tool_version());
   w.key("findings");
   w.begin_array();
-  for (const auto& f : r.findings) w.value(finding_json(f));
+  for (const auto& f : r.findings) write_finding(w, f);
   w.end();
   w.key("notifications");
   w.begin_array();
-  for (const auto& n : r.notifications)
-    w.value({{"path", n.path}, {"line", n.range.line}, {"level", level_name(n.level)}, {"id", n.id}, {"message", n.message}});
+  for (const auto& n : r.notifications) write_notification(w, n);
   w.end();
   w.member("files_linted", r.linted.size());
   w.member("baselined", r.baselined);

@@ -2,6 +2,7 @@
 #include "query/packages.h"
 
 #include <cctype>
+#include <vector>
 
 #include "knowledge/cuda.h"
 #include "knowledge/knowledge.h"
@@ -84,14 +85,33 @@ const Image* ngc_image(const PkgEnv& env) {
   return env.image && is_ngc_framework_image(env.image->ref) ? env.image : nullptr;
 }
 
+namespace {
+// The other-platform path words, read once: every file's path is checked, some twice.
+const std::vector<std::string>& other_platform_words() {
+  static const std::vector<std::string> words = knowledge::table("other-platform-paths").values();
+  return words;
+}
+
+// `seg` lower-cased (ASCII) equals `word`.
+bool lower_equals(std::string_view seg, std::string_view word) {
+  if (seg.size() != word.size()) return false;
+  for (size_t i = 0; i < seg.size(); ++i) {
+    char c = seg[i];
+    if ((c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c) != word[i]) return false;
+  }
+  return true;
+}
+}  // namespace
+
 bool other_platform(std::string_view path) {
-  const knowledge::Table& words = knowledge::table("other-platform-paths");
-  std::string l = lower(path);
-  size_t start = 0;  // of the current word; '/', '-', '_' and '.' end words, as does the end
-  for (size_t i = 0; i <= l.size(); ++i) {
-    if (i < l.size() && l[i] != '/' && l[i] != '-' && l[i] != '_' && l[i] != '.') continue;
-    if (words.contains(std::string_view(l).substr(start, i - start))) return true;
-    start = i + 1;
+  const auto& words = other_platform_words();
+  size_t from = 0;
+  for (size_t i = 0; i <= path.size(); ++i) {
+    if (i < path.size() && path[i] != '/' && path[i] != '-' && path[i] != '_' && path[i] != '.') continue;
+    std::string_view seg = path.substr(from, i - from);
+    for (const std::string& w : words)
+      if (lower_equals(seg, w)) return true;
+    from = i + 1;
   }
   return false;
 }

@@ -30,7 +30,7 @@ rm "$f"; mkfifo "$f"; same_as_no_cache "FIFO cache file"; has "cache file ignore
 rm "$f"; ln -s /dev/zero "$f"; same_as_no_cache "cache file linked to /dev/zero"; has "cache file ignored" "$T/err"
 rm -f "$f"; truncate -s 3G "$f"; same_as_no_cache "huge cache file"; has "cache file ignored" "$T/err"
 rm -f "$f"; head -c 100 "$T/good.bin" > "$f"; same_as_no_cache "truncated cache file"; has "cache file ignored" "$T/err"
-printf 'SPKFACTS\001\000\000\000garbage' > "$f"; same_as_no_cache "garbage after the magic"; has "cache file ignored" "$T/err"
+printf 'SPKFACTS\002\000\000\000garbage' > "$f"; same_as_no_cache "garbage after the magic"; has "cache file ignored" "$T/err"
 # forged with a valid checksum: an entry renamed to a path outside the root, and a huge count
 forge() {  # forge OLD NEW: replace bytes in the payload, reseal the checksum
   python3 - "$T/good.bin" "$f" "$1" "$2" <<'PY'

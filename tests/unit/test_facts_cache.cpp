@@ -63,6 +63,7 @@ ParseCache one_entry(const std::string& text = std::string(40, 'x') + "\n" + std
   SuppressDirective d{true, {{"G9", {26, 20, 26, 22}, 3}}, "vendor pin", at(26), 26, 27};
   pf->suppressions = {d};
   pf->suppression_problems = {{Level::Error, kPath, {28, 1, 28, 9}, "unknown rule 'G99'", "bad-suppression"}};
+  pf->line_memo->lines = {{1, "xx"}, {2, "y y"}};
   ParseCache c;
   ParseCache::Entry& e = c.entries[pf->abs_path];
   e.key = kPath + "\nDockerfile\ndisk+ignore";
@@ -72,6 +73,15 @@ ParseCache one_entry(const std::string& text = std::string(40, 'x') + "\n" + std
   e.disk = {11, 22, static_cast<int64_t>(text.size()), 1234567890123};
   e.read_notes = {{Level::Note, kPath, {1, 1, 1, 2}, "byte-order mark", "bom"}};
   return c;
+}
+
+// `bytes` decoded, with where each entry lies in them recorded in `raw`.
+ParseCache decoded_with_raw(const std::string& bytes, EncodedEntries& raw) {
+  raw.buf = std::make_shared<const std::string>(bytes);
+  ParseCache back;
+  std::string why;
+  REQUIRE(decode_cache(*raw.buf, kRoot, "o", back, why, &raw));
+  return back;
 }
 
 }  // namespace
@@ -110,6 +120,8 @@ TEST_CASE("facts cache: every fact type survives the round trip") {
   CHECK(f.locked.at("vllm") == "0.11");
   CHECK(pf.suppressions[0].ids[0].used == 3);
   CHECK(pf.suppression_problems[0].level == Level::Error);
+  CHECK(pf.line_memo->lines == c.entries.begin()->second.file->line_memo->lines);
+  CHECK_FALSE(pf.line_memo->grown);
   // writing what was read gives the same bytes: every field read is every field written
   CHECK(encode_cache(back, kRoot, "opts") == bytes);
 }
@@ -244,10 +256,8 @@ TEST_CASE("facts cache: files on disk are written whole and never read through a
 TEST_CASE("facts cache: entries loaded from a buffer are saved again byte for byte") {
   std::string first = encode_cache(one_entry(), kRoot, "o");
   EncodedEntries raw;
-  raw.buf = std::make_shared<const std::string>(first);
-  ParseCache back;
+  ParseCache back = decoded_with_raw(first, raw);
   std::string why;
-  REQUIRE(decode_cache(*raw.buf, kRoot, "o", back, why, &raw));
   REQUIRE(raw.by_file.count(back.entries.begin()->second.file.get()));
   CHECK(encode_cache(back, kRoot, "o", nullptr, &raw) == first);
   back.entries.begin()->second.disk.ctime_ns += 1;  // the stamp is written anew, the rest copied
@@ -261,4 +271,26 @@ TEST_CASE("facts cache: entries loaded from a buffer are saved again byte for by
   back.entries.begin()->second.file = fresh;
   REQUIRE(decode_cache(encode_cache(back, kRoot, "o", nullptr, &raw), kRoot, "o", again, why));
   CHECK(again.entries.begin()->second.file->facts.locked.at("torch") == "2.10.0");
+}
+
+TEST_CASE("facts cache: a flagged-line memo that grew is saved anew; a forged one is rejected") {
+  std::string first = encode_cache(one_entry(), kRoot, "o");
+  EncodedEntries raw;
+  ParseCache back = decoded_with_raw(first, raw);
+  std::string why;
+  LineMemo& memo = *back.entries.begin()->second.file->line_memo;
+  memo.lines.push_back({3, "z"});
+  memo.grown = true;
+  std::string grown = encode_cache(back, kRoot, "o", nullptr, &raw);
+  CHECK(grown != first);
+  ParseCache again;
+  REQUIRE(decode_cache(grown, kRoot, "o", again, why));
+  CHECK(again.entries.begin()->second.file->line_memo->lines.size() == 3);
+  // out of order, past the file's end, empty or too long: the whole cache is ignored
+  for (std::pair<int, std::string> bad : {std::pair<int, std::string>{1, "dup"}, {1000, "far"}, {4, ""},
+                                          {4, std::string(LineMemo::kMaxBytes + 1, 'l')}}) {
+    ParseCache c = one_entry();
+    c.entries.begin()->second.file->line_memo->lines.push_back(bad);
+    CHECK_FALSE(decode_cache(encode_cache(c, kRoot, "o"), kRoot, "o", again, why));
+  }
 }
