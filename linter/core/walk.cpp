@@ -46,9 +46,10 @@ bool plain_path(std::string_view p) {
 }  // namespace
 
 std::string display_path(const std::string& abs, const std::string& root) {
-  // The usual case, without building paths: a plain `abs` under a plain `root`.
-  if (abs.size() > root.size() + 1 && abs.compare(0, root.size(), root) == 0 && abs[root.size()] == '/' &&
-      plain_path(root) && plain_path(abs) && abs.compare(root.size() + 1, 2, "..") != 0)
+  // The usual case, without building paths: a plain `abs` under a plain `root` (an absolute
+  // `root` that starts a plain `abs` is plain too: no need to scan it on every call).
+  if (abs.size() > root.size() + 1 && !root.empty() && root[0] == '/' && abs.compare(0, root.size(), root) == 0 &&
+      abs[root.size()] == '/' && plain_path(abs) && abs.compare(root.size() + 1, 2, "..") != 0)
     return abs.substr(root.size() + 1);
   std::error_code ec;
   fs::path rel = fs::path(abs).lexically_relative(root);
