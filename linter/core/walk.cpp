@@ -13,6 +13,7 @@
 #include <cstring>
 #include <filesystem>
 #include <set>
+#include <string_view>
 
 #include "core/git_config.h"
 #include "core/git_index.h"
@@ -82,6 +83,7 @@ struct Walker {
   std::string top;  // ignore patterns are relative to this directory
   std::vector<std::string> roots;  // real paths of the directories being walked
   TrackedPaths tracked;            // git never ignores a tracked file
+  std::vector<char> listing;       // getdents64's buffer, reused by every directory
 
   bool excluded(const std::string& display) {
     for (auto& g : opt.exclude)
@@ -218,6 +220,25 @@ struct Walker {
     }
   }
 
+  // The names in the open directory `fd`, sorted, without "." and "..". Read with getdents64:
+  // fdopendir would take the directory's status again (it was taken by its entry).
+  std::vector<std::string> list(int fd) {
+    std::vector<std::string> names;
+    listing.resize(1 << 15);
+    for (;;) {
+      ssize_t n = getdents64(fd, listing.data(), listing.size());
+      if (n <= 0) break;  // the end, or an error: what was listed is walked (as readdir did)
+      for (ssize_t off = 0; off < n;) {
+        const auto* e = reinterpret_cast<const struct dirent64*>(listing.data() + off);
+        off += e->d_reclen;
+        std::string_view name = e->d_name;
+        if (name != "." && name != "..") names.emplace_back(name);
+      }
+    }
+    std::sort(names.begin(), names.end());
+    return names;
+  }
+
   // Lists `abs`; `real` is the directory's real path when it was reached through
   // a followed link (opened there; the files keep paths under the link).
   void dir(const std::string& abs, int depth, const std::string& real = "") {
@@ -226,23 +247,16 @@ struct Walker {
       return;
     }
     int fd = open((real.empty() ? abs : real).c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-    DIR* d = fd < 0 ? nullptr : fdopendir(fd);
-    if (!d) {
-      if (fd >= 0) close(fd);
+    if (fd < 0) {
       note(display_path(abs, opt.root), std::string("cannot read directory: ") + std::strerror(errno), "read-error");
       return;
     }
-    std::vector<std::string> names;
-    while (dirent* e = readdir(d)) {
-      std::string n = e->d_name;
-      if (n != "." && n != "..") names.push_back(n);
-    }
-    std::sort(names.begin(), names.end());
-    bool is_venv = std::find(names.begin(), names.end(), "pyvenv.cfg") != names.end();
-    if (is_venv && depth > 0) return (void)closedir(d);
+    std::vector<std::string> names = list(fd);
+    bool is_venv = std::binary_search(names.begin(), names.end(), std::string("pyvenv.cfg"));
+    if (is_venv && depth > 0) return (void)close(fd);
     size_t pushed = push_ignores(abs, &names);
-    for (auto& n : names) entry(abs, dirfd(d), n, depth);
-    closedir(d);  // open while its entries are walked (at most 64 deep)
+    for (auto& n : names) entry(abs, fd, n, depth);
+    close(fd);  // open while its entries are walked (at most 64 deep)
     for (size_t i = 0; i < pushed; ++i) ignores.pop();
   }
 };
@@ -263,7 +277,7 @@ std::vector<std::string> real_roots(const std::vector<std::string>& paths) {
 
 WalkResult walk(const WalkOptions& opt) {
   WalkResult res;
-  Walker w{opt, res, {}, {}, {}, {}, real_roots(opt.paths), {}};
+  Walker w{opt, res, {}, {}, {}, {}, real_roots(opt.paths), {}, {}};
   for (const auto& p : opt.paths) {
     std::error_code ec;
     std::string abs = fs::absolute(p, ec).lexically_normal().generic_string();
