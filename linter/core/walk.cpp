@@ -14,6 +14,8 @@
 #include <filesystem>
 #include <set>
 #include <string_view>
+#include <unordered_set>
+#include <utility>
 
 #include "core/git_config.h"
 #include "core/git_index.h"
@@ -74,11 +76,17 @@ std::string ignore_top(const std::string& dir) {
   return dir;
 }
 
+// (device, inode): a file or directory met before. Hashed: every walked file is looked up.
+using FileId = std::pair<dev_t, ino_t>;
+struct FileIdHash {
+  size_t operator()(const FileId& id) const { return std::hash<ino_t>()(id.second) * 31 + std::hash<dev_t>()(id.first); }
+};
+
 struct Walker {
   const WalkOptions& opt;
   WalkResult& res;
-  std::set<std::pair<dev_t, ino_t>> seen_files;
-  std::set<std::pair<dev_t, ino_t>> seen_dirs;
+  std::unordered_set<FileId, FileIdHash> seen_files;
+  std::unordered_set<FileId, FileIdHash> seen_dirs;
   IgnoreStack ignores;
   std::string top;  // ignore patterns are relative to this directory
   std::vector<std::string> roots;  // real paths of the directories being walked
