@@ -9,12 +9,27 @@
 #include <filesystem>
 #include <functional>
 #include <set>
+#include <string_view>
 
 namespace sc {
 namespace {
 
 // Collapse "a/./b/../c" -> "a/c"; keeps a leading '/' for absolute paths.
+// No empty, "." or ".." part (a leading '/' aside): normalize_path would return it unchanged.
+bool normal_path(std::string_view p) {
+  size_t i = !p.empty() && p[0] == '/' ? 1 : 0;
+  if (i == p.size()) return true;  // "" or "/"
+  for (;;) {
+    size_t e = std::min(p.find('/', i), p.size());
+    std::string_view s = p.substr(i, e - i);
+    if (s.empty() || s == "." || s == "..") return false;
+    if (e == p.size()) return true;
+    i = e + 1;
+  }
+}
+
 std::string normalize_path(const std::string& p) {
+  if (normal_path(p)) return p;  // the usual case: no parts to build
   bool abs = !p.empty() && p[0] == '/';
   std::vector<std::string> parts;
   for (auto& s : split(p, '/')) {

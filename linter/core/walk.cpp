@@ -13,6 +13,9 @@
 #include <cstring>
 #include <filesystem>
 #include <set>
+#include <string_view>
+#include <unordered_set>
+#include <utility>
 
 #include "core/git_config.h"
 #include "core/git_index.h"
@@ -46,9 +49,10 @@ bool plain_path(std::string_view p) {
 }  // namespace
 
 std::string display_path(const std::string& abs, const std::string& root) {
-  // The usual case, without building paths: a plain `abs` under a plain `root`.
-  if (abs.size() > root.size() + 1 && abs.compare(0, root.size(), root) == 0 && abs[root.size()] == '/' &&
-      plain_path(root) && plain_path(abs) && abs.compare(root.size() + 1, 2, "..") != 0)
+  // The usual case, without building paths: a plain `abs` under a plain `root` (an absolute
+  // `root` that starts a plain `abs` is plain too: no need to scan it on every call).
+  if (abs.size() > root.size() + 1 && !root.empty() && root[0] == '/' && abs.compare(0, root.size(), root) == 0 &&
+      abs[root.size()] == '/' && plain_path(abs) && abs.compare(root.size() + 1, 2, "..") != 0)
     return abs.substr(root.size() + 1);
   std::error_code ec;
   fs::path rel = fs::path(abs).lexically_relative(root);
@@ -72,15 +76,22 @@ std::string ignore_top(const std::string& dir) {
   return dir;
 }
 
+// (device, inode): a file or directory met before. Hashed: every walked file is looked up.
+using FileId = std::pair<dev_t, ino_t>;
+struct FileIdHash {
+  size_t operator()(const FileId& id) const { return std::hash<ino_t>()(id.second) * 31 + std::hash<dev_t>()(id.first); }
+};
+
 struct Walker {
   const WalkOptions& opt;
   WalkResult& res;
-  std::set<std::pair<dev_t, ino_t>> seen_files;
-  std::set<std::pair<dev_t, ino_t>> seen_dirs;
+  std::unordered_set<FileId, FileIdHash> seen_files;
+  std::unordered_set<FileId, FileIdHash> seen_dirs;
   IgnoreStack ignores;
   std::string top;  // ignore patterns are relative to this directory
   std::vector<std::string> roots;  // real paths of the directories being walked
   TrackedPaths tracked;            // git never ignores a tracked file
+  std::vector<char> listing;       // getdents64's buffer, reused by every directory
 
   bool excluded(const std::string& display) {
     for (auto& g : opt.exclude)
@@ -217,6 +228,25 @@ struct Walker {
     }
   }
 
+  // The names in the open directory `fd`, sorted, without "." and "..". Read with getdents64:
+  // fdopendir would take the directory's status again (it was taken by its entry).
+  std::vector<std::string> list(int fd) {
+    std::vector<std::string> names;
+    listing.resize(1 << 15);
+    for (;;) {
+      ssize_t n = getdents64(fd, listing.data(), listing.size());
+      if (n <= 0) break;  // the end, or an error: what was listed is walked (as readdir did)
+      for (ssize_t off = 0; off < n;) {
+        const auto* e = reinterpret_cast<const struct dirent64*>(listing.data() + off);
+        off += e->d_reclen;
+        std::string_view name = e->d_name;
+        if (name != "." && name != "..") names.emplace_back(name);
+      }
+    }
+    std::sort(names.begin(), names.end());
+    return names;
+  }
+
   // Lists `abs`; `real` is the directory's real path when it was reached through
   // a followed link (opened there; the files keep paths under the link).
   void dir(const std::string& abs, int depth, const std::string& real = "") {
@@ -225,23 +255,16 @@ struct Walker {
       return;
     }
     int fd = open((real.empty() ? abs : real).c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-    DIR* d = fd < 0 ? nullptr : fdopendir(fd);
-    if (!d) {
-      if (fd >= 0) close(fd);
+    if (fd < 0) {
       note(display_path(abs, opt.root), std::string("cannot read directory: ") + std::strerror(errno), "read-error");
       return;
     }
-    std::vector<std::string> names;
-    while (dirent* e = readdir(d)) {
-      std::string n = e->d_name;
-      if (n != "." && n != "..") names.push_back(n);
-    }
-    std::sort(names.begin(), names.end());
-    bool is_venv = std::find(names.begin(), names.end(), "pyvenv.cfg") != names.end();
-    if (is_venv && depth > 0) return (void)closedir(d);
+    std::vector<std::string> names = list(fd);
+    bool is_venv = std::binary_search(names.begin(), names.end(), std::string("pyvenv.cfg"));
+    if (is_venv && depth > 0) return (void)close(fd);
     size_t pushed = push_ignores(abs, &names);
-    for (auto& n : names) entry(abs, dirfd(d), n, depth);
-    closedir(d);  // open while its entries are walked (at most 64 deep)
+    for (auto& n : names) entry(abs, fd, n, depth);
+    close(fd);  // open while its entries are walked (at most 64 deep)
     for (size_t i = 0; i < pushed; ++i) ignores.pop();
   }
 };
@@ -262,7 +285,7 @@ std::vector<std::string> real_roots(const std::vector<std::string>& paths) {
 
 WalkResult walk(const WalkOptions& opt) {
   WalkResult res;
-  Walker w{opt, res, {}, {}, {}, {}, real_roots(opt.paths), {}};
+  Walker w{opt, res, {}, {}, {}, {}, real_roots(opt.paths), {}, {}};
   for (const auto& p : opt.paths) {
     std::error_code ec;
     std::string abs = fs::absolute(p, ec).lexically_normal().generic_string();

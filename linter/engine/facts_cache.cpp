@@ -3,6 +3,7 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <string_view>
 #include <type_traits>
 
 #include "engine/prefilter.h"
@@ -318,9 +319,14 @@ bool consistent(const FileFacts& f) {
 // A display path the cache may name: relative, below the root, no "." or ".." segment.
 bool safe_display(const std::string& d) {
   if (d.empty() || d[0] == '/' || d.find('\0') != std::string::npos) return false;
-  for (const std::string& seg : split(d, '/'))
+  std::string_view v(d);
+  for (size_t i = 0;;) {  // every entry is checked on a warm run: no list of parts is built
+    size_t e = std::min(v.find('/', i), v.size());
+    std::string_view seg = v.substr(i, e - i);
     if (seg.empty() || seg == "." || seg == "..") return false;
-  return true;
+    if (e == v.size()) return true;
+    i = e + 1;
+  }
 }
 
 std::string abs_in(const std::string& root, const std::string& display) {

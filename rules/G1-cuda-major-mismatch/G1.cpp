@@ -153,6 +153,7 @@ void cuda11_name(const Requirement& r, const std::vector<Related>& sites, Report
 // Installs for another platform (an NPU/ROCm/Windows/macOS file, a stage on a ROCm or Ascend
 // image) are not Spark installs.
 void version_tags(const Project& p, const ParsedFile& f, Reporter& out) {
+  if (f.facts.env.empty() && f.facts.installs.empty()) return;  // most files: nothing to judge
   if (query::other_platform(f.src.path())) return;
   index_variables(f, out);
   auto sites = query::install_sites(p, f);
@@ -229,7 +230,7 @@ void image(const Project& p, const Image& im, Reporter& out) {
 
 // Every Image fact of any file (Dockerfile FROM, docker run, compose image:).
 void images(const Project& p, const ParsedFile& f, Reporter& out) {
-  if (query::other_platform(f.src.path())) return;
+  if (f.facts.images.empty() || query::other_platform(f.src.path())) return;
   for (const Image& im : f.facts.images)
     if (!im.from_stage && !smoke_test_stage(f, im.stage)) image(p, im, out);
 }

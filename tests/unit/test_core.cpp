@@ -68,6 +68,16 @@ TEST_CASE("UTF-8 validation") {
   CHECK_FALSE(valid_utf8("\xe2\x82"));      // truncated
 }
 
+TEST_CASE("display paths: relative to the root, odd roots and paths built the long way") {
+  CHECK(display_path("/r/a/b.py", "/r") == "a/b.py");
+  CHECK(display_path("/a/b.py", "/") == "a/b.py");
+  CHECK(display_path("/r/a//b.py", "/r") == "a/b.py");
+  CHECK(display_path("/r/x/a.py", "/r/.") == "x/a.py");
+  CHECK(display_path("/r/x/a.py", "/r/") == "x/a.py");
+  CHECK(display_path("/r/..x/a.py", "/r") == "/r/..x/a.py");  // a name starting ".." keeps its full path
+  CHECK(display_path("/s/a.py", "/r") == "/s/a.py");
+}
+
 TEST_CASE("glob matching for excludes") {
   CHECK(glob_match("third_party/**", "third_party/a/b.txt"));
   CHECK(glob_match("*.ipynb", "notebooks/x.ipynb"));
