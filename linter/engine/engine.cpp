@@ -371,17 +371,18 @@ std::vector<WalkedFile> walk_files(const LintOptions& opt, const std::vector<std
 }
 
 // One file on its way through the engine.
+// One per walked file, all alive until the project is built: kept small (the text read is
+// the worker's, not the job's; the flags sit together).
 struct Job {
   const WalkedFile* wf = nullptr;
   const Parser* parser = nullptr;
-  std::string text;
   std::vector<Notification> notes;
   std::shared_ptr<const ParsedFile> pf;  // shared with a ParseCache when LintOptions::reuse is set
-  bool parse = false;
   std::vector<Notification> parse_notes;  // the parser's (kept with the facts in a ParseCache)
   std::string cache_key;                  // set when LintOptions::reuse is
-  bool reused = false;                    // pf is a ParseCache entry's
   DiskStamp stamp;                        // taken before reading (with LintOptions::reuse)
+  bool parse = false;
+  bool reused = false;                    // pf is a ParseCache entry's
 };
 
 // The first bytes of an extension-less file, for shebang sniffing ("" when unreadable).
@@ -512,17 +513,17 @@ bool job_text(const WalkedFile& wf, const LintOptions& opt, std::string& text, u
   return usable_text(wf, text, notes);
 }
 
-// Parses the job's text into job.pf; the parser's notes go to job.parse_notes.
-void parse_fresh(Job& job, uint64_t hash, const LintOptions& opt, const Prefilter& filter) {
+// Parses the file's text into job.pf; the parser's notes go to job.parse_notes.
+void parse_fresh(Job& job, std::string text, uint64_t hash, const LintOptions& opt, const Prefilter& filter) {
   const WalkedFile& wf = *job.wf;
   auto pf = std::make_shared<ParsedFile>();
   pf->abs_path = wf.abs;
   pf->content_hash = hash;
-  size_t bytes_read = job.text.size() + 3;  // a byte-order mark may have been dropped
-  bool crlf = job.text.find("\r\n") != std::string::npos;
+  size_t bytes_read = text.size() + 3;  // a byte-order mark may have been dropped
+  bool crlf = text.find("\r\n") != std::string::npos;
   pf->facts.kind = job.parser->kind();
-  bool wanted = filter.wanted(pf->facts.kind, job.text);
-  pf->src = SourceFile(wf.display, std::move(job.text));
+  bool wanted = filter.wanted(pf->facts.kind, text);
+  pf->src = SourceFile(wf.display, std::move(text));
   ParseDiag diag;
   try {
     if (wanted) job.parser->parse(pf->src, pf->facts, diag);
@@ -595,8 +596,9 @@ bool reuse_unread(Job& job, const LintOptions& opt) {
 void parse_job(Job& job, const LintOptions& opt, const Prefilter& filter) {
   if (reuse_unread(job, opt)) return;
   uint64_t hash = 0;
-  if (!job_text(*job.wf, opt, job.text, hash, job.notes)) return;
-  if (!reuse_parsed(job, opt, hash)) parse_fresh(job, hash, opt, filter);
+  std::string text;
+  if (!job_text(*job.wf, opt, text, hash, job.notes)) return;
+  if (!reuse_parsed(job, opt, hash)) parse_fresh(job, std::move(text), hash, opt, filter);
 }
 
 // Parser threads: --jobs (LintOptions::jobs), else $SPARKCHECK_JOBS, else one per core (at most 8).
