@@ -379,8 +379,12 @@ struct Job {
   std::vector<Notification> notes;
   std::shared_ptr<const ParsedFile> pf;  // shared with a ParseCache when LintOptions::reuse is set
   std::vector<Notification> parse_notes;  // the parser's (kept with the facts in a ParseCache)
-  std::string cache_key;                  // set when LintOptions::reuse is
-  DiskStamp stamp;                        // taken before reading (with LintOptions::reuse)
+  // With LintOptions::reuse only: what the ParseCache entry is matched on.
+  struct ReuseKey {
+    std::string cache_key;
+    DiskStamp stamp;  // taken before reading
+  };
+  std::unique_ptr<ReuseKey> reuse;
   bool parse = false;
   bool reused = false;                    // pf is a ParseCache entry's
 };
@@ -552,9 +556,9 @@ std::string cache_key(const Job& job, const LintOptions& opt) {
 // link() copies a file before adding to its facts).
 bool reuse_parsed(Job& job, const LintOptions& opt, uint64_t hash) {
   if (!opt.reuse) return false;
-  job.cache_key = cache_key(job, opt);
+  job.reuse->cache_key = cache_key(job, opt);
   auto it = opt.reuse->entries.find(job.wf->abs);
-  if (it == opt.reuse->entries.end() || it->second.hash != hash || it->second.key != job.cache_key) return false;
+  if (it == opt.reuse->entries.end() || it->second.hash != hash || it->second.key != job.reuse->cache_key) return false;
   job.pf = it->second.file;
   job.parse_notes = it->second.notes;
   job.reused = true;
@@ -581,11 +585,12 @@ DiskStamp disk_stamp(const WalkedFile& wf, const LintOptions& opt) {
 // The file as parsed in an earlier run without reading it: its stamp is unchanged.
 bool reuse_unread(Job& job, const LintOptions& opt) {
   if (!opt.reuse) return false;
-  job.stamp = disk_stamp(*job.wf, opt);
-  if (job.stamp.size < 0) return false;
-  job.cache_key = cache_key(job, opt);
+  job.reuse = std::make_unique<Job::ReuseKey>();
+  job.reuse->stamp = disk_stamp(*job.wf, opt);
+  if (job.reuse->stamp.size < 0) return false;
+  job.reuse->cache_key = cache_key(job, opt);
   auto it = opt.reuse->entries.find(job.wf->abs);
-  if (it == opt.reuse->entries.end() || it->second.disk != job.stamp || it->second.key != job.cache_key) return false;
+  if (it == opt.reuse->entries.end() || it->second.disk != job.reuse->stamp || it->second.key != job.reuse->cache_key) return false;
   job.pf = it->second.file;
   job.parse_notes = it->second.notes;
   job.notes = it->second.read_notes;
@@ -639,14 +644,14 @@ void remember_parsed(const std::vector<Job>& jobs, ParseCache& cache) {
   std::map<std::string, ParseCache::Entry> next;
   cache.hits = cache.misses = 0;
   for (const auto& job : jobs) {
-    if (!job.pf) continue;
+    if (!job.pf || !job.reuse) continue;  // with LintOptions::reuse, every parsed job has its key
     auto old = cache.entries.find(job.wf->abs);
     bool hit = job.reused && old != cache.entries.end();
     ParseCache::Entry& e = next[job.wf->abs];
     if (hit) e = old->second;
-    else e = {job.cache_key, job.pf->content_hash, job.pf, job.parse_notes, {}, {}};
+    else e = {job.reuse->cache_key, job.pf->content_hash, job.pf, job.parse_notes, {}, {}};
     ++(hit ? cache.hits : cache.misses);
-    e.disk = job.stamp;
+    e.disk = job.reuse->stamp;
     e.read_notes = job.notes;
   }
   cache.entries = std::move(next);
