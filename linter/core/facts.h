@@ -224,6 +224,7 @@ struct Expansion {
 
 struct FileFacts {
   FileKind kind = FileKind::Unknown;
+  bool lockfile = false;                  // uv.lock, poetry.lock, pylock.toml, conda-lock...
   std::vector<Install> installs;
   std::vector<IndexUrl> indexes;          // file-level index URLs (requirements, uv config)
   std::vector<Image> images;              // one per Dockerfile stage
@@ -239,7 +240,6 @@ struct FileFacts {
   std::vector<Expansion> expansions;      // words whose value is written elsewhere (see Expansion)
   std::vector<BuildSpec> builds;          // compose services' `build:`
   std::vector<ComposeService> services;   // compose services (see ComposeService)
-  bool lockfile = false;                  // uv.lock, poetry.lock, pylock.toml, conda-lock...
   std::map<std::string, std::string> locked;  // lock file: normalised name -> version
 };
 

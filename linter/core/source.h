@@ -119,14 +119,15 @@ class SourceFile {
   PathRef reload_path_;  // set by release()
   uint64_t hash_ = 0;
   size_t size_ = 0;  // bytes as read, the bound of a re-read
-  mutable bool loaded_ = true;
   std::vector<size_t> line_starts_;
   std::vector<LineMapEntry> line_map_;
-  bool ascii_ = true;  // all bytes < 0x80: columns are byte offsets + 1
   // last column computed (line, byte, cols): makes left-to-right scans of long lines linear
-  mutable int memo_line_ = 0;
   mutable size_t memo_byte_ = 0;
+  mutable int memo_line_ = 0;
   mutable int memo_cols_ = 0;
+  // the flags last, together: one SourceFile per walked file
+  mutable bool loaded_ = true;
+  bool ascii_ = true;  // all bytes < 0x80: columns are byte offsets + 1
   int cols_in_line_(int line, std::string_view ln, size_t bytes) const;
   void index_lines_();
   const SourceFile& restored_() const;

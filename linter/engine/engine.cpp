@@ -371,17 +371,22 @@ std::vector<WalkedFile> walk_files(const LintOptions& opt, const std::vector<std
 }
 
 // One file on its way through the engine.
+// One per walked file, all alive until the project is built: kept small (the text read is
+// the worker's, not the job's; the flags sit together).
 struct Job {
   const WalkedFile* wf = nullptr;
   const Parser* parser = nullptr;
-  std::string text;
   std::vector<Notification> notes;
   std::shared_ptr<const ParsedFile> pf;  // shared with a ParseCache when LintOptions::reuse is set
-  bool parse = false;
   std::vector<Notification> parse_notes;  // the parser's (kept with the facts in a ParseCache)
-  std::string cache_key;                  // set when LintOptions::reuse is
+  // With LintOptions::reuse only: what the ParseCache entry is matched on.
+  struct ReuseKey {
+    std::string cache_key;
+    DiskStamp stamp;  // taken before reading
+  };
+  std::unique_ptr<ReuseKey> reuse;
+  bool parse = false;
   bool reused = false;                    // pf is a ParseCache entry's
-  DiskStamp stamp;                        // taken before reading (with LintOptions::reuse)
 };
 
 // The first bytes of an extension-less file, for shebang sniffing ("" when unreadable).
@@ -512,17 +517,17 @@ bool job_text(const WalkedFile& wf, const LintOptions& opt, std::string& text, u
   return usable_text(wf, text, notes);
 }
 
-// Parses the job's text into job.pf; the parser's notes go to job.parse_notes.
-void parse_fresh(Job& job, uint64_t hash, const LintOptions& opt, const Prefilter& filter) {
+// Parses the file's text into job.pf; the parser's notes go to job.parse_notes.
+void parse_fresh(Job& job, std::string text, uint64_t hash, const LintOptions& opt, const Prefilter& filter) {
   const WalkedFile& wf = *job.wf;
   auto pf = std::make_shared<ParsedFile>();
   pf->abs_path = wf.abs;
   pf->content_hash = hash;
-  size_t bytes_read = job.text.size() + 3;  // a byte-order mark may have been dropped
-  bool crlf = job.text.find("\r\n") != std::string::npos;
+  size_t bytes_read = text.size() + 3;  // a byte-order mark may have been dropped
+  bool crlf = text.find("\r\n") != std::string::npos;
   pf->facts.kind = job.parser->kind();
-  bool wanted = filter.wanted(pf->facts.kind, job.text);
-  pf->src = SourceFile(wf.display, std::move(job.text));
+  bool wanted = filter.wanted(pf->facts.kind, text);
+  pf->src = SourceFile(wf.display, std::move(text));
   ParseDiag diag;
   try {
     if (wanted) job.parser->parse(pf->src, pf->facts, diag);
@@ -551,9 +556,9 @@ std::string cache_key(const Job& job, const LintOptions& opt) {
 // link() copies a file before adding to its facts).
 bool reuse_parsed(Job& job, const LintOptions& opt, uint64_t hash) {
   if (!opt.reuse) return false;
-  job.cache_key = cache_key(job, opt);
+  job.reuse->cache_key = cache_key(job, opt);
   auto it = opt.reuse->entries.find(job.wf->abs);
-  if (it == opt.reuse->entries.end() || it->second.hash != hash || it->second.key != job.cache_key) return false;
+  if (it == opt.reuse->entries.end() || it->second.hash != hash || it->second.key != job.reuse->cache_key) return false;
   job.pf = it->second.file;
   job.parse_notes = it->second.notes;
   job.reused = true;
@@ -580,11 +585,12 @@ DiskStamp disk_stamp(const WalkedFile& wf, const LintOptions& opt) {
 // The file as parsed in an earlier run without reading it: its stamp is unchanged.
 bool reuse_unread(Job& job, const LintOptions& opt) {
   if (!opt.reuse) return false;
-  job.stamp = disk_stamp(*job.wf, opt);
-  if (job.stamp.size < 0) return false;
-  job.cache_key = cache_key(job, opt);
+  job.reuse = std::make_unique<Job::ReuseKey>();
+  job.reuse->stamp = disk_stamp(*job.wf, opt);
+  if (job.reuse->stamp.size < 0) return false;
+  job.reuse->cache_key = cache_key(job, opt);
   auto it = opt.reuse->entries.find(job.wf->abs);
-  if (it == opt.reuse->entries.end() || it->second.disk != job.stamp || it->second.key != job.cache_key) return false;
+  if (it == opt.reuse->entries.end() || it->second.disk != job.reuse->stamp || it->second.key != job.reuse->cache_key) return false;
   job.pf = it->second.file;
   job.parse_notes = it->second.notes;
   job.notes = it->second.read_notes;
@@ -595,8 +601,9 @@ bool reuse_unread(Job& job, const LintOptions& opt) {
 void parse_job(Job& job, const LintOptions& opt, const Prefilter& filter) {
   if (reuse_unread(job, opt)) return;
   uint64_t hash = 0;
-  if (!job_text(*job.wf, opt, job.text, hash, job.notes)) return;
-  if (!reuse_parsed(job, opt, hash)) parse_fresh(job, hash, opt, filter);
+  std::string text;
+  if (!job_text(*job.wf, opt, text, hash, job.notes)) return;
+  if (!reuse_parsed(job, opt, hash)) parse_fresh(job, std::move(text), hash, opt, filter);
 }
 
 // Parser threads: --jobs (LintOptions::jobs), else $SPARKCHECK_JOBS, else one per core (at most 8).
@@ -637,14 +644,14 @@ void remember_parsed(const std::vector<Job>& jobs, ParseCache& cache) {
   std::map<std::string, ParseCache::Entry> next;
   cache.hits = cache.misses = 0;
   for (const auto& job : jobs) {
-    if (!job.pf) continue;
+    if (!job.pf || !job.reuse) continue;  // with LintOptions::reuse, every parsed job has its key
     auto old = cache.entries.find(job.wf->abs);
     bool hit = job.reused && old != cache.entries.end();
     ParseCache::Entry& e = next[job.wf->abs];
     if (hit) e = old->second;
-    else e = {job.cache_key, job.pf->content_hash, job.pf, job.parse_notes, {}, {}};
+    else e = {job.reuse->cache_key, job.pf->content_hash, job.pf, job.parse_notes, {}, {}};
     ++(hit ? cache.hits : cache.misses);
-    e.disk = job.stamp;
+    e.disk = job.reuse->stamp;
     e.read_notes = job.notes;
   }
   cache.entries = std::move(next);

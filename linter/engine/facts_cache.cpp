@@ -13,7 +13,7 @@ namespace sc {
 namespace {
 
 // Bump when the encoding changes; a cache of another format is ignored.
-constexpr uint32_t kFormat = 2;
+constexpr uint32_t kFormat = 3;
 constexpr std::string_view kMagic = "SPKFACTS";
 
 // The last value of each enum written to the cache (a larger one read back is an error).
@@ -49,11 +49,11 @@ static_assert(sizeof(PyAssign) == 128, "serialize the new PyAssign field in fact
 static_assert(sizeof(PythonFacts) == 96, "serialize the new PythonFacts field in facts_cache.cpp");
 static_assert(sizeof(CiJob) == 104, "serialize the new CiJob field in facts_cache.cpp");
 static_assert(sizeof(Expansion) == 80, "serialize the new Expansion field in facts_cache.cpp");
-static_assert(sizeof(FileFacts) == 472, "serialize the new FileFacts field in facts_cache.cpp");
+static_assert(sizeof(FileFacts) == 464, "serialize the new FileFacts field in facts_cache.cpp");
 static_assert(sizeof(SuppressDirective) == 96, "serialize the new SuppressDirective field in facts_cache.cpp");
 static_assert(sizeof(Notification) == 120, "serialize the new Notification field in facts_cache.cpp");
 static_assert(sizeof(DiskStamp) == 32, "serialize the new DiskStamp field in facts_cache.cpp");
-static_assert(sizeof(ParsedFile) - sizeof(SourceFile) == 552, "serialize the new ParsedFile field in facts_cache.cpp");
+static_assert(sizeof(ParsedFile) - sizeof(SourceFile) == 544, "serialize the new ParsedFile field in facts_cache.cpp");
 #endif
 
 // The structs' sizes, mixed: a cache written by a build with other structs is ignored.
