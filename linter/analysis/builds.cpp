@@ -19,7 +19,7 @@ namespace {
 bool changes_defaults(const ParsedFile& df, const std::map<std::string, BuildArgValue>& args) {
   for (const auto& [name, given] : args) {
     const EnvSetting* declared = nullptr;
-    for (const EnvSetting& e : df.facts.env)
+    for (const EnvSetting& e : df.facts->env)
       if (e.origin == EnvOrigin::Arg && e.name == name) declared = &e;
     if (declared ? declared->value != given.value : df.src.text().find(name) != std::string::npos) return true;
   }
@@ -48,13 +48,13 @@ std::string folder_of(const std::string& p) {
 const ParsedFile* built_dockerfile(const Project& p, const ParsedFile& compose, const BuildSpec& b) {
   std::string dir = folder_of(compose.src.path());
   const ParsedFile* target = b.dockerfile[0] == '/' || dir.empty() ? p.find(b.dockerfile) : p.find(dir + "/" + b.dockerfile);
-  return target && target->facts.kind == FileKind::Dockerfile ? target : nullptr;
+  return target && target->facts->kind == FileKind::Dockerfile ? target : nullptr;
 }
 
 void Project::link_compose_builds() {
   size_t n = files.size();
   for (size_t i = 0; i < n; ++i)
-    for (const BuildSpec& b : files[i]->facts.builds) {
+    for (const BuildSpec& b : files[i]->facts->builds) {
       const ParsedFile* built = b.args.empty() || b.dockerfile.empty() ? nullptr : built_dockerfile(*this, *files[i], b);
       if (!built) continue;
       std::map<std::string, BuildArgValue> args;
@@ -63,7 +63,7 @@ void Project::link_compose_builds() {
       FileFacts v = build_variant(*built, args);
       if (v.images.empty()) continue;
       ParsedFile* df = own(built);
-      embed_merge(df->facts, std::move(v), static_cast<int>(df->facts.images.size()));
+      embed_merge(df->facts.edit(), std::move(v), static_cast<int>(df->facts->images.size()));
     }
 }
 

@@ -32,9 +32,9 @@ const ParsedFile* mounted(const Project& p, const ParsedFile& compose, const Com
 // The Dockerfile's final stage as written (stages a compose build adds come after it).
 int final_stage(const ParsedFile& df) {
   int best = -1, line = -1;
-  for (size_t i = 0; i < df.facts.images.size(); ++i)
-    if (df.facts.images[i].loc.range.line > line) {
-      line = df.facts.images[i].loc.range.line;
+  for (size_t i = 0; i < df.facts->images.size(); ++i)
+    if (df.facts->images[i].loc.range.line > line) {
+      line = df.facts->images[i].loc.range.line;
       best = static_cast<int>(i);
     }
   return best;
@@ -53,11 +53,11 @@ class ScriptLinker {
     BuildSpec b;
     b.dockerfile = s.dockerfile;
     const ParsedFile* df = s.dockerfile.empty() ? nullptr : built_dockerfile(p_, compose, b);
-    const auto& cmds = compose.facts.commands;
+    const auto& cmds = compose.facts->commands;
     for (size_t i = s.first_command; i < s.end_command && i < cmds.size(); ++i) add(compose, s, df, cmds[i], -1);
     if (s.first_command != s.end_command || !df) return;
     int stage = final_stage(*df);
-    for (const Command& c : df->facts.commands)
+    for (const Command& c : df->facts->commands)
       if (c.stage == stage && (c.context == CommandContext::Cmd || c.context == CommandContext::Entrypoint))
         add(compose, s, df, c, stage);
   }
@@ -72,7 +72,7 @@ class ScriptLinker {
     if (path.empty() || path.find('$') != std::string::npos) return;
     const ParsedFile* f = mounted(p_, compose, s, path);
     if (!f && df) f = container_file(p_, *df, stage >= 0 ? stage : final_stage(*df), 0, path, true);
-    if (!f || f->facts.kind != FileKind::Shell) return;
+    if (!f || f->facts->kind != FileKind::Shell) return;
     for (const ServiceRun& r : runs[f])
       if (r.service == &s) return;
     runs[f].push_back({&compose, &s});
@@ -129,11 +129,11 @@ FileFacts reading(const ParsedFile& script, const std::string& service, const st
 void Project::link_compose_scripts() {
   ScriptLinker linker(*this);
   for (const auto& up : files)
-    for (const ComposeService& s : up->facts.services) linker.service(*up, s);
+    for (const ComposeService& s : up->facts->services) linker.service(*up, s);
   for (const auto& [script, runs] : linker.runs) {
     std::vector<Command> commands;
     std::vector<Expansion> expansions;
-    Texts alone = word_texts(script->facts);
+    Texts alone = word_texts(*script->facts);
     bool changed = false;
     for (const ServiceRun& r : runs) {
       std::vector<const EnvSetting*> env = used_env(*script, *r.service);
@@ -144,8 +144,8 @@ void Project::link_compose_scripts() {
     }
     ParsedFile* f = changed ? own(script) : nullptr;
     if (!f) continue;
-    f->facts.commands = std::move(commands);
-    f->facts.expansions = std::move(expansions);
+    f->facts.edit().commands = std::move(commands);
+    f->facts.edit().expansions = std::move(expansions);
   }
 }
 

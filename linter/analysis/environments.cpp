@@ -76,7 +76,7 @@ void fill_run(const Project& p, PkgRun& run,
     todo.pop_back();
     if (!seen.insert(f).second) continue;
     if (f != run.file)
-      for (const Install& fi : f->facts.installs) {
+      for (const Install& fi : f->facts->installs) {
         run.members.push_back({f, &fi});
         run.indexes.insert(run.indexes.end(), fi.indexes.begin(), fi.indexes.end());
       }
@@ -89,7 +89,7 @@ void fill_run(const Project& p, PkgRun& run,
     for (const Requirement& r : m.install->packages)
       if (exact(r)) run.exact_pins.emplace(r.name, &r);
   for (const ParsedFile* cf : run.constraint_files)
-    for (const Install& ci : cf->facts.installs)
+    for (const Install& ci : cf->facts->installs)
       for (const Requirement& r : ci.packages)
         if (exact(r)) run.exact_pins.emplace(r.name, &r);
 }
@@ -122,7 +122,7 @@ PkgRun make_run(const Project& p, const Links& l, const ParsedFile& f, const Ins
 // Installs that run in an image outside a Dockerfile: a Markdown document's Dockerfile blocks,
 // `docker run IMAGE pip install ...`.
 bool staged(const ParsedFile& f) {
-  for (const Install& in : f.facts.installs)
+  for (const Install& in : f.facts->installs)
     if (in.stage >= 0) return true;
   return false;
 }
@@ -134,7 +134,7 @@ bool script_runs(const Project& p, const Links& l, const ParsedFile& df, const s
   for (const auto& [script, where] : p.image_scripts)
     for (const Project::ImageScriptRun& at : where) {
       if (at.dockerfile != &df || !chain.count(at.stage)) continue;
-      for (const Install& in : script->facts.installs) {
+      for (const Install& in : script->facts->installs) {
         PkgRun run = make_run(p, l, *script, in, {});
         run.stage = at.stage;
         run.via = at.via;
@@ -154,13 +154,13 @@ void in_run_order(std::vector<PkgRun>& runs) {
 // One environment per image stage (Dockerfile stage, docker run IMAGE): the runs of the stage
 // and of the stages it builds on.
 void dockerfile_envs(const Project& p, const Links& l, const ParsedFile& f, std::vector<PkgEnv>& envs) {
-  int n = static_cast<int>(f.facts.images.size());
+  int n = static_cast<int>(f.facts->images.size());
   for (int s = 0; s < n; ++s) {
     PkgEnv env{&f, s, p.stage_image(f, s), {}};
     std::set<int> chain;
     for (int k = s; k >= 0 && k < n && chain.insert(k).second;)
-      k = f.facts.images[k].from_stage ? f.facts.images[k].parent_stage : -1;
-    for (const Install& in : f.facts.installs)
+      k = f.facts->images[k].from_stage ? f.facts->images[k].parent_stage : -1;
+    for (const Install& in : f.facts->installs)
       if (chain.count(in.stage)) env.runs.push_back(make_run(p, l, f, in, {}));
     if (script_runs(p, l, f, chain, env.runs)) in_run_order(env.runs);
     if (!env.runs.empty()) envs.push_back(std::move(env));
@@ -179,8 +179,8 @@ bool root_requirements(const Project& p, const ParsedFile& f) {
 // One environment per host file, its installs outside images (script, notebook, root requirements file, pyproject...).
 PkgEnv host_env(const Project& p, const Links& l, const ParsedFile& f) {
   PkgEnv env;
-  bool req = f.facts.kind == FileKind::Requirements;
-  for (const Install& in : f.facts.installs)
+  bool req = f.facts->kind == FileKind::Requirements;
+  for (const Install& in : f.facts->installs)
     if (in.stage < 0)  // installs in an image belong to that image's environment
       env.runs.push_back(make_run(p, l, f, in, req ? std::vector<const ParsedFile*>{&f} : std::vector<const ParsedFile*>{}));
   return env;
@@ -196,10 +196,10 @@ std::vector<PkgEnv> package_envs(const Project& p) {
   std::vector<PkgEnv> envs;
   for (const auto& up : p.files) {
     const ParsedFile& f = *up;
-    if (f.facts.installs.empty() && !run_scripts.count(&f)) continue;
-    bool dockerfile = f.facts.kind == FileKind::Dockerfile;
+    if (f.facts->installs.empty() && !run_scripts.count(&f)) continue;
+    bool dockerfile = f.facts->kind == FileKind::Dockerfile;
     if (dockerfile || staged(f)) dockerfile_envs(p, l, f, envs);
-    if (dockerfile || (f.facts.kind == FileKind::Requirements && !root_requirements(p, f))) continue;
+    if (dockerfile || (f.facts->kind == FileKind::Requirements && !root_requirements(p, f))) continue;
     if (p.image_scripts.count(&f)) continue;  // judged in the images that run it
     if (PkgEnv env = host_env(p, l, f); !env.runs.empty()) envs.push_back(std::move(env));
   }

@@ -127,7 +127,7 @@ const ParsedFile* Project::resolve(const ParsedFile& from, const std::string& ta
 }
 
 const Image* Project::stage_image(const ParsedFile& df, int stage) const {
-  const auto& imgs = df.facts.images;
+  const auto& imgs = df.facts->images;
   std::set<int> seen;
   while (stage >= 0 && stage < static_cast<int>(imgs.size()) && seen.insert(stage).second) {
     const Image& im = imgs[stage];
@@ -144,12 +144,12 @@ bool Project::has_lockfile_pin(const std::string& pkg) const {
   if (lock_indexed_files_ != files.size()) {
     lockfiles_.clear();
     for (const auto& f : files)
-      if (f->facts.lockfile) lockfiles_.push_back(f.get());
+      if (f->facts->lockfile) lockfiles_.push_back(f.get());
     lock_indexed_files_ = files.size();
   }
   for (const ParsedFile* f : lockfiles_) {
-    auto it = f->facts.locked.find(n);
-    if (it != f->facts.locked.end() && !it->second.empty()) return true;
+    auto it = f->facts->locked.find(n);
+    if (it != f->facts->locked.end() && !it->second.empty()) return true;
   }
   return false;
 }
@@ -160,8 +160,8 @@ const ParsedFile* container_file(const Project& p, const ParsedFile& df, int sta
                                  const std::string& value, bool copied_only) {
   std::set<int> chain;
   for (int s = stage; s >= 0 && chain.insert(s).second;) {
-    if (s >= static_cast<int>(df.facts.images.size())) break;
-    const Image& im = df.facts.images[s];
+    if (s >= static_cast<int>(df.facts->images.size())) break;
+    const Image& im = df.facts->images[s];
     s = im.from_stage ? im.parent_stage : -1;
   }
   std::string vbase = base_of(value);
@@ -171,7 +171,7 @@ const ParsedFile* container_file(const Project& p, const ParsedFile& df, int sta
     return p.find(normalize_path(rel));  // build context = lint root
   };
   const ParsedFile* best = nullptr;
-  for (const FileRef& r : df.facts.refs) {
+  for (const FileRef& r : df.facts->refs) {
     if (r.kind != RefKind::Copy || !chain.count(r.stage)) continue;
     if (before_line > 0 && r.loc.range.line > before_line) continue;
     std::string src = r.target;
@@ -218,13 +218,13 @@ void Project::link_image_scripts() {
   image_scripts.clear();
   for (const auto& up : files) {
     const ParsedFile& df = *up;
-    if (df.facts.kind != FileKind::Dockerfile) continue;
-    for (const Command& c : df.facts.commands) {
+    if (df.facts->kind != FileKind::Dockerfile) continue;
+    for (const Command& c : df.facts->commands) {
       if (c.stage < 0 || c.context != CommandContext::Run) continue;
       std::string path = script_of(c);
       if (path.empty() || unresolved_text(path)) continue;
       const ParsedFile* s = container_file(*this, df, c.stage, c.loc.range.line, path, true);
-      if (s && s != &df && s->facts.kind == FileKind::Shell) image_scripts[s].push_back({&df, c.stage, c.loc});
+      if (s && s != &df && s->facts->kind == FileKind::Shell) image_scripts[s].push_back({&df, c.stage, c.loc});
     }
   }
 }
@@ -262,7 +262,7 @@ static Notification missing_include(const ParsedFile& f, const std::string& valu
 void Project::link_one_target(const ParsedFile& f, const Install& in, const std::string& value, const Location& loc,
                               bool is_constraint) {
   if (looks_like_spec(value) || unresolved_text(value)) return;
-  if (f.facts.kind == FileKind::Dockerfile) {
+  if (f.facts->kind == FileKind::Dockerfile) {
     const ParsedFile* t = container_file(*this, f, in.stage, in.loc.range.line, value);
     if (t && t != &f) installed_by[t].push_back({&f, in.stage, in.loc, &f, &in, is_constraint});
   } else if (in.tool == sc::Installer::RequirementsFile) {
@@ -283,7 +283,7 @@ void Project::link_one_target(const ParsedFile& f, const Install& in, const std:
 // installed_by / included_by / constrained_by from every -r/-c/--override of every install.
 void Project::link_requirement_files() {
   for (const auto& up : files)
-    for (const Install& in : up->facts.installs) {
+    for (const Install& in : up->facts->installs) {
       for (const auto& [value, loc] : in.requirement_files) link_one_target(*up, in, value, loc, false);
       for (const auto& [value, loc] : in.constraint_files) link_one_target(*up, in, value, loc, true);
     }
@@ -306,10 +306,10 @@ void Project::find_include_cycles() {
         for (; it != stack.end(); ++it) chain += (*it)->src.path() + " -> ";
         chain += c->src.path();
         Range r;
-        for (const Install& in : n->facts.installs)
+        for (const Install& in : n->facts->installs)
           for (auto& [v, l] : in.requirement_files)
             if (resolve(*n, v) == c) r = l.range;
-        for (const Install& in : n->facts.installs)
+        for (const Install& in : n->facts->installs)
           for (auto& [v, l] : in.constraint_files)
             if (!r.valid() && resolve(*n, v) == c) r = l.range;
         notes.push_back({Level::Warning, n->src.path(), r,
@@ -328,7 +328,7 @@ void Project::find_include_cycles() {
 // The files a command in another file installs in this run: members (-r, transitively) and -c files.
 static std::vector<const ParsedFile*> files_installed_by(const PkgRun& run) {
   std::vector<const ParsedFile*> out;
-  if (run.file->facts.kind == FileKind::Requirements) return out;  // a root file, no command
+  if (run.file->facts->kind == FileKind::Requirements) return out;  // a root file, no command
   auto add = [&](const ParsedFile* f) {
     if (f && f != run.file && std::find(out.begin(), out.end(), f) == out.end()) out.push_back(f);
   };
@@ -345,7 +345,7 @@ void Project::index_contexts() const {
       // a Dockerfile run counts in the environment of its own stage, not of the stages built on it
       if (env.dockerfile && env.stage != run.stage) continue;
       for (const ParsedFile* f : files_installed_by(run)) {
-        if (env.dockerfile && env.dockerfile->facts.kind == FileKind::Dockerfile)
+        if (env.dockerfile && env.dockerfile->facts->kind == FileKind::Dockerfile)
           contexts_[f].push_back({env.dockerfile, env.stage, env.image, run.install->loc, run.install, run.file});
         else  // a command on the host (or `docker run` in a script): installed by that command
           contexts_[f].push_back({nullptr, -1, nullptr, run.install->loc, run.install, run.file});

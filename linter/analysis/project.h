@@ -26,7 +26,7 @@ struct LineMemo {
 
 struct ParsedFile {
   SourceFile src;  // its text is dropped once the facts are taken (SourceFile::release)
-  FileFacts facts;
+  FactsBox facts;  // the shared empty one for most files (see FactsBox)
   PathRef abs_path;  // interned, as the source's re-read path
   uint64_t content_hash = 0;  // hash_bytes() of the file's bytes as read (before a BOM is dropped)
   // inline suppression comments, read with the facts (the text is gone by the time rules run)

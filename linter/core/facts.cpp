@@ -1,5 +1,7 @@
 #include "core/facts.h"
 
+#include <array>
+
 namespace sc {
 
 const char* kind_name(FileKind k) {
@@ -88,6 +90,50 @@ bool has_flag(const Command& c, std::initializer_list<std::string_view> names) {
         return true;
     }
   return false;
+}
+
+}  // namespace sc
+
+namespace sc {
+
+static_assert(sizeof(FileFacts) == 464, "a new FileFacts field: check it in facts_empty()");
+
+bool facts_empty(const FileFacts& f) {
+  const PythonFacts& py = f.python;
+  return !f.lockfile && f.installs.empty() && f.indexes.empty() && f.images.empty() && f.env.empty() &&
+         f.refs.empty() && f.commands.empty() && f.config.empty() && py.imports.empty() && py.calls.empty() &&
+         py.assigns.empty() && py.strings.empty() && f.sbatch.empty() && f.code_lines.empty() &&
+         f.ci_jobs.empty() && f.expansions.empty() && f.builds.empty() && f.services.empty() && f.locked.empty();
+}
+
+const FileFacts& FactsBox::empty_of(FileKind k) {
+  static const auto empties = [] {
+    std::array<FileFacts, static_cast<size_t>(FileKind::CMake) + 1> a;
+    for (size_t i = 0; i < a.size(); ++i) a[i].kind = static_cast<FileKind>(i);
+    return a;
+  }();
+  return empties[static_cast<size_t>(k)];
+}
+
+FactsBox& FactsBox::operator=(FileFacts f) {
+  kind_ = f.kind;
+  if (facts_empty(f)) p_.reset();
+  else p_ = std::make_unique<FileFacts>(std::move(f));
+  return *this;
+}
+
+FileFacts& FactsBox::edit() {
+  if (!p_) {
+    p_ = std::make_unique<FileFacts>();
+    p_->kind = kind_;
+  }
+  return *p_;
+}
+
+void FactsBox::compact() {
+  if (!p_) return;
+  kind_ = p_->kind;
+  if (facts_empty(*p_)) p_.reset();
 }
 
 }  // namespace sc

@@ -484,7 +484,7 @@ void shrink_to_fit(FileFacts& f) {
 void read_suppressions(ParsedFile& pf, const LintOptions& opt) {
   const std::string& t = pf.src.text();
   if (!opt.inline_ignore || !memmem(t.data(), t.size(), "sparkcheck", 10)) return;  // glibc's memmem: no per-'s' stop
-  const auto* only = pf.facts.kind == FileKind::Markdown ? &pf.facts.code_lines : nullptr;
+  const auto* only = pf.facts->kind == FileKind::Markdown ? &pf.facts->code_lines : nullptr;
   pf.suppressions = parse_suppressions(pf.src, opt.allow_reasonless_suppressions, pf.suppression_problems, only);
 }
 
@@ -493,7 +493,7 @@ void read_suppressions(ParsedFile& pf, const LintOptions& opt) {
 void drop_text(ParsedFile& pf, const LintOptions& opt, size_t bytes_read) {
   if (opt.stdin_text || opt.overlays.count(pf.abs_path)) return;
   for (TextNeed need : text_needs())
-    if (need(pf.facts.kind, pf.src.text())) return;
+    if (need(pf.facts->kind, pf.src.text())) return;
   pf.src.release(pf.abs_path, pf.content_hash, bytes_read);
 }
 
@@ -525,18 +525,20 @@ void parse_fresh(Job& job, std::string text, uint64_t hash, const LintOptions& o
   pf->content_hash = hash;
   size_t bytes_read = text.size() + 3;  // a byte-order mark may have been dropped
   bool crlf = text.find("\r\n") != std::string::npos;
-  pf->facts.kind = job.parser->kind();
-  bool wanted = filter.wanted(pf->facts.kind, text);
+  FileFacts facts;
+  facts.kind = job.parser->kind();
+  bool wanted = filter.wanted(facts.kind, text);
   pf->src = SourceFile(wf.display, std::move(text));
   ParseDiag diag;
   try {
-    if (wanted) job.parser->parse(pf->src, pf->facts, diag);
-    for (PostParsePass pass : post_parse_passes()) pass(pf->facts);
-    shrink_to_fit(pf->facts);
+    if (wanted) job.parser->parse(pf->src, facts, diag);
+    for (PostParsePass pass : post_parse_passes()) pass(facts);
+    shrink_to_fit(facts);
   } catch (const std::exception& e) {
     diag.error(wf.display, {}, std::string("internal error while parsing: ") + e.what(), "internal-error");
   }
-  if (crlf && (pf->facts.kind == FileKind::Shell))
+  pf->facts = std::move(facts);
+  if (crlf && (pf->facts->kind == FileKind::Shell))
     diag.notes.push_back({Level::Warning, wf.display, {}, "CRLF line endings: bash reads the carriage returns as part of each command ($'\\r': command not found); convert to LF", "crlf"});
   job.parse_notes = std::move(diag.notes);
   read_suppressions(*pf, opt);
@@ -709,7 +711,7 @@ void lower_off_spark(LintResult& res) {
   for (Finding& f : res.findings) {
     const ParsedFile* pf = f.level == Level::Note ? nullptr : res.project.find(f.loc.path);
     if (!pf) continue;
-    for (const CiJob& j : pf->facts.ci_jobs) {
+    for (const CiJob& j : pf->facts->ci_jobs) {
       if (f.loc.range.line < j.first || f.loc.range.line > j.last || !off_spark_job(j)) continue;
       f.level = Level::Note;
       f.message += j.system == "skypilot" ? " (this SkyPilot task asks for " + j.labels.front() + ", not a Spark)"
@@ -730,7 +732,7 @@ bool within(const Range& inner, const Range& outer) {
 void add_use_sites(LintResult& res) {
   std::map<std::string, std::vector<const Expansion*>> by_path;
   for (const auto& f : res.project.files)
-    for (const Expansion& x : f->facts.expansions) by_path[x.written.path].push_back(&x);
+    for (const Expansion& x : f->facts->expansions) by_path[x.written.path].push_back(&x);
   if (by_path.empty()) return;
   for (Finding& f : res.findings) {
     auto it = by_path.find(f.loc.path);

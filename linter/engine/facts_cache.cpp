@@ -53,7 +53,7 @@ static_assert(sizeof(FileFacts) == 464, "serialize the new FileFacts field in fa
 static_assert(sizeof(SuppressDirective) == 96, "serialize the new SuppressDirective field in facts_cache.cpp");
 static_assert(sizeof(Notification) == 120, "serialize the new Notification field in facts_cache.cpp");
 static_assert(sizeof(DiskStamp) == 32, "serialize the new DiskStamp field in facts_cache.cpp");
-static_assert(sizeof(ParsedFile) - sizeof(SourceFile) == 544, "serialize the new ParsedFile field in facts_cache.cpp");
+static_assert(sizeof(ParsedFile) - sizeof(SourceFile) == 96, "serialize the new ParsedFile field in facts_cache.cpp");
 #endif
 
 // The structs' sizes, mixed: a cache written by a build with other structs is ignored.
@@ -356,7 +356,7 @@ void write_entry(Writer& w, const std::string& display, const ParseCache::Entry&
       return w.raw(std::string_view(*raw->buf).substr(it->second.at, it->second.len));  // as loaded (checked then)
   }
   write_source(w, pf.src, pf.content_hash);
-  w(m.notes), w(m.read_notes), w(pf.facts), w(pf.suppressions), w(pf.suppression_problems);
+  w(m.notes), w(m.read_notes), w(const_cast<FileFacts&>(*pf.facts)), w(pf.suppressions), w(pf.suppression_problems);
   std::vector<std::pair<int, std::string>> none;
   w(pf.src.released() ? pf.line_memo->lines : none);  // a kept text needs no memo
 }
@@ -409,9 +409,11 @@ void read_entry(Reader& r, const std::string& root, ParseCache& cache, EncodedEn
   std::string abs = abs_in(root, display);
   if (!r.spend(sizeof(ParsedFile) + sizeof(ParseCache::Entry) + 2 * abs.size())) return;
   std::shared_ptr<ParsedFile> pf = read_source(r, abs);
-  r(e.notes), r(e.read_notes), r(pf->facts), r(pf->suppressions), r(pf->suppression_problems);
+  FileFacts facts;
+  r(e.notes), r(e.read_notes), r(facts), r(pf->suppressions), r(pf->suppression_problems);
   read_line_memo(r, *pf);
-  if (!consistent(pf->facts) || !starts_with(e.key, display + "\n") || e.hash != pf->content_hash) r.bad = true;
+  pf->facts = std::move(facts);
+  if (!consistent(*pf->facts) || !starts_with(e.key, display + "\n") || e.hash != pf->content_hash) r.bad = true;
   if (raw) raw->by_file[pf.get()] = {pf, at, r.pos() - at};
   e.file = std::move(pf);
   if (!r.bad && !cache.entries.emplace(std::move(abs), std::move(e)).second) r.bad = true;  // twice

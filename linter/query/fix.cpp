@@ -35,7 +35,7 @@ bool locate(const ParsedFile& f, const Location& within, std::string_view needle
 }
 
 std::optional<Edit> edit_at(const ParsedFile& f, size_t b, size_t e, std::string text) {
-  bool notebook = f.facts.kind == FileKind::Notebook;
+  bool notebook = f.facts->kind == FileKind::Notebook;
   std::string_view old = std::string_view(f.src.text()).substr(b, e - b);
   if (notebook && !json_plain(old)) return std::nullopt;
   Edit ed;

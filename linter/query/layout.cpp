@@ -343,7 +343,7 @@ void command_refs(const Command& c, std::vector<std::string>& paths, std::vector
 
 bool gpu_sharing(const Project& p) {
   for (const auto& f : p.files)
-    for (const auto& e : f->facts.config)
+    for (const auto& e : f->facts->config)
       for (size_t i = 1; i < e.path.size(); ++i)
         if (e.path[i - 1] == std::string_view("sharing") && knowledge::in("gpu-sharing", e.path[i])) return true;
   return false;
@@ -364,7 +364,7 @@ void TiedLaunchers::tie(const Index& ix, const std::string& key, Flags& f) {
 
 TiedLaunchers::TiedLaunchers(const Project& p, bool shared_gpus) {
   for (const auto& f : p.files) {
-    const FileFacts& ff = f->facts;
+    const FileFacts& ff = *f->facts;
     Flags l;
     auto note = [&](int per_node) {
       l.many = l.many || per_node > 1;

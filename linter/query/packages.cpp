@@ -65,7 +65,7 @@ std::vector<Related> command_of(const InstalledPackage& ip) {
 
 std::vector<Related> install_sites(const Project& p, const ParsedFile& f) {
   std::vector<Related> rel;
-  if (f.facts.kind != FileKind::Requirements) return rel;
+  if (f.facts->kind != FileKind::Requirements) return rel;
   for (const auto& c : where_installed(p, f)) {
     if (!c.via.range.valid()) continue;
     std::string what = c.dockerfile ? "installed in this Dockerfile stage" : "installed by this command";
@@ -170,7 +170,7 @@ const EnvSetting* setting_behind(const ParsedFile& f, const Location& use, std::
   if (!use.range.valid() || use.range.line > f.src.line_count() || value.empty()) return nullptr;
   std::string_view line = f.src.line(use.range.line);
   const EnvSetting* found = nullptr;
-  for (const EnvSetting& e : f.facts.env) {
+  for (const EnvSetting& e : f.facts->env) {
     if (e.loc.range.line >= use.range.line || !expands(line, e.name)) continue;
     // the line that writes the URL: a bare `ARG NAME` re-declaring a global ARG only inherits it
     if (f.src.line(e.loc.range.line).find(value) != std::string_view::npos) found = &e;

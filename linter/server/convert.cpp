@@ -40,7 +40,7 @@ std::string indent_of(std::string_view line) {
 
 // Whether the file kind takes `#` comments on a line of their own anywhere.
 bool hash_comments(const ParsedFile& pf) {
-  switch (pf.facts.kind) {
+  switch (pf.facts->kind) {
     case FileKind::Json: case FileKind::Markdown: case FileKind::Notebook: case FileKind::Unknown: return false;
     case FileKind::Lockfile: return !ends_with(pf.src.path(), ".json");
     default: return true;
@@ -109,7 +109,7 @@ std::optional<json> suppression_edit(const ParsedFile& pf, const Finding& f) {
   const SourceFile& src = pf.src;
   int line = f.loc.range.line;
   if (f.rule == kUnusedSuppression || line < 1 || line > src.line_count()) return std::nullopt;
-  bool notebook = pf.facts.kind == FileKind::Notebook;
+  bool notebook = pf.facts->kind == FileKind::Notebook;
   std::string_view text = src.line(line);
   std::string body = trim(text);
   // In a notebook, a code cell's `source` is an array of JSON strings: the comment is one more.
@@ -152,7 +152,7 @@ json line_removal(const SourceFile& src, int l) {
 std::optional<json> removal_edit(const ParsedFile& pf, const Finding& f) {
   const SourceFile& src = pf.src;
   int l = f.loc.range.line;
-  if (f.rule != kUnusedSuppression || pf.facts.kind == FileKind::Notebook || l < 1 || l > src.line_count()) return {};
+  if (f.rule != kUnusedSuppression || pf.facts->kind == FileKind::Notebook || l < 1 || l > src.line_count()) return {};
   std::string_view line = src.line(l);
   size_t idb = bytes_of_utf16(line, to_lsp(src, l, f.loc.range.col).character);
   size_t ide = bytes_of_utf16(line, to_lsp(src, l, f.loc.range.end_col).character);

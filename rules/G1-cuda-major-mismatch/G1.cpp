@@ -29,7 +29,7 @@ void unreadable(Reporter& out, const Location& loc, const std::string& what) {
 
 // ---- an old-CUDA wheel index: ENV/export of an index variable, or an install's index option
 void index_variables(const ParsedFile& f, Reporter& out) {
-  for (const EnvSetting& e : f.facts.env) {
+  for (const EnvSetting& e : f.facts->env) {
     if (!knowledge::in("index-url-variables", e.name)) continue;
     for (auto& u : split(e.value, ' '))
       if (int v = cuda_of_url(u); v > 0 && no_blackwell(v))
@@ -153,11 +153,11 @@ void cuda11_name(const Requirement& r, const std::vector<Related>& sites, Report
 // Installs for another platform (an NPU/ROCm/Windows/macOS file, a stage on a ROCm or Ascend
 // image) are not Spark installs.
 void version_tags(const Project& p, const ParsedFile& f, Reporter& out) {
-  if (f.facts.env.empty() && f.facts.installs.empty()) return;  // most files: nothing to judge
+  if (f.facts->env.empty() && f.facts->installs.empty()) return;  // most files: nothing to judge
   if (query::other_platform(f.src.path())) return;
   index_variables(f, out);
   auto sites = query::install_sites(p, f);
-  for (const Install& in : f.facts.installs) {
+  for (const Install& in : f.facts->installs) {
     if (query::other_platform_install(p, f, in)) continue;
     index_urls(p, f, in, sites, out);
     for (const Requirement& r : in.packages) {
@@ -173,13 +173,13 @@ void version_tags(const Project& p, const ParsedFile& f, Reporter& out) {
 // test of the driver).
 bool smoke_test_stage(const ParsedFile& df, int stage) {
   bool any = false;
-  for (const Command& c : df.facts.commands) {
+  for (const Command& c : df.facts->commands) {
     if (c.stage != stage || c.argv.empty()) continue;
     std::string prog = c.argv[0].text;
     if (prog.substr(prog.rfind('/') == std::string::npos ? 0 : prog.rfind('/') + 1) != "nvidia-smi") return false;
     any = true;
   }
-  for (const Install& in : df.facts.installs)
+  for (const Install& in : df.facts->installs)
     if (in.stage == stage) return false;
   return any;
 }
@@ -230,8 +230,8 @@ void image(const Project& p, const Image& im, Reporter& out) {
 
 // Every Image fact of any file (Dockerfile FROM, docker run, compose image:).
 void images(const Project& p, const ParsedFile& f, Reporter& out) {
-  if (f.facts.images.empty() || query::other_platform(f.src.path())) return;
-  for (const Image& im : f.facts.images)
+  if (f.facts->images.empty() || query::other_platform(f.src.path())) return;
+  for (const Image& im : f.facts->images)
     if (!im.from_stage && !smoke_test_stage(f, im.stage)) image(p, im, out);
 }
 
@@ -341,9 +341,9 @@ void cuda13_package_on_cuda12_image(const EnvView& v, const InstalledPackage& ip
 // A lock file of the project pins torch to a CUDA build (one scan per run, not per package).
 bool lock_pins_cuda_torch(const Project& p) {
   for (const auto& f : p.files) {
-    if (!f->facts.lockfile) continue;
-    auto it = f->facts.locked.find("torch");
-    if (it != f->facts.locked.end() && lower(it->second).find("+cu") != std::string::npos) return true;
+    if (!f->facts->lockfile) continue;
+    auto it = f->facts->locked.find("torch");
+    if (it != f->facts->locked.end() && lower(it->second).find("+cu") != std::string::npos) return true;
   }
   return false;
 }

@@ -240,7 +240,7 @@ void python(const PythonFacts& py, Hits& out) {
 }  // namespace
 
 Hits tp_surfaces(const ParsedFile& f, bool shared_gpus) {
-  const FileFacts& ff = f.facts;
+  const FileFacts& ff = *f.facts;
   Hits hits;
   // #SBATCH lines, the SkyPilot / Kubernetes keys around a run block, exported NNODES...
   if (std::any_of(ff.commands.begin(), ff.commands.end(), [](const Command& c) { return !c.argv.empty(); })) {

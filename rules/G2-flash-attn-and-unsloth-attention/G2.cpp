@@ -62,9 +62,9 @@ class FlashAttnRule : public Rule {
     for (const auto& f : p.files) {
       flash_attn_installs(p, *f, out);
       if (p.skips_test(*f)) continue;
-      unsloth(p, f->facts.python, out);
+      unsloth(p, f->facts->python, out);
       if (fa2_judged) fa2_requests(*f, out);
-      llamafactory_unsloth(f->facts.config, out);
+      llamafactory_unsloth(f->facts->config, out);
     }
   }
 
@@ -72,7 +72,7 @@ class FlashAttnRule : public Rule {
   // A Dockerfile of the project builds on an NGC image that ships flash-attn.
   static bool ngc_project(const Project& p) {
     for (const auto& f : p.files)
-      for (size_t s = 0; f->facts.kind == FileKind::Dockerfile && s < f->facts.images.size(); ++s)
+      for (size_t s = 0; f->facts->kind == FileKind::Dockerfile && s < f->facts->images.size(); ++s)
         if (ngc_with_flash_attn(query::base_image(p, *f, static_cast<int>(s)))) return true;
     return false;
   }
@@ -108,7 +108,7 @@ class FlashAttnRule : public Rule {
   // Where the install runs without a prebuilt flash-attn (related places into `rel`); false when
   // every environment it runs in ships one (or cannot be judged).
   static bool bare(const Project& p, const ParsedFile& f, const Install& in, std::vector<Related>& rel) {
-    if (f.facts.kind == FileKind::Dockerfile) {
+    if (f.facts->kind == FileKind::Dockerfile) {
       const PkgEnv* env = query::env_of(p, in);
       const Image* im = env ? env->image : nullptr;
       if (ships_or_unknown(im)) return false;
@@ -126,7 +126,7 @@ class FlashAttnRule : public Rule {
   }
 
   static void flash_attn_installs(const Project& p, const ParsedFile& f, Reporter& out) {
-    for (const auto& in : f.facts.installs)
+    for (const auto& in : f.facts->installs)
       for (const auto& r : in.packages) {
         std::vector<Related> rel;
         if (!source_build(f, in, r) || !bare(p, f, in, rel)) continue;
@@ -145,7 +145,7 @@ class FlashAttnRule : public Rule {
   }
 
   static bool optional_group(const ParsedFile& f, const Requirement& r) {
-    for (const auto& e : f.facts.config) {
+    for (const auto& e : f.facts->config) {
       if (e.value_loc.range.line != r.loc.range.line) continue;
       std::string d = e.dotted();
       if (d.find("optional-dependencies") != std::string::npos || d.find("dependency-groups") != std::string::npos ||
@@ -328,9 +328,9 @@ class FlashAttnRule : public Rule {
   }
 
   static void fa2_requests(const ParsedFile& pf, Reporter& out) {
-    fa2_in_config(pf.facts, out);
-    fa2_in_commands(pf.facts, out);
-    for (const auto& c : pf.facts.python.calls) {
+    fa2_in_config(*pf.facts, out);
+    fa2_in_commands(*pf.facts, out);
+    for (const auto& c : pf.facts->python.calls) {
       const PyArg* a = kwarg(c, "attn_implementation");
       if (a && a->is_literal && flash_value(a->literal))
         out.report(fa2_finding(a->loc, "attn_implementation=\"" + a->literal + "\""));

@@ -295,7 +295,7 @@ static bool comment_before(std::string_view before, bool notebook) {
 }
 
 static bool inside_string(const ParsedFile& f, const Range& here) {
-  for (const auto& [s, loc] : f.facts.python.strings) {
+  for (const auto& [s, loc] : f.facts->python.strings) {
     const Range& r = loc.range;
     bool after_start = here.line > r.line || (here.line == r.line && here.col >= r.col);
     bool before_end = here.line < r.end_line || (here.line == r.end_line && here.end_col <= r.end_col);
@@ -314,7 +314,7 @@ SPARKCHECK_KEEPS_TEXT(names_nvfp4);
 static void identifiers(const ParsedFile& f, Evidence& ev) {
   if (f.src.released()) return;  // its text did not name NVFP4 (names_nvfp4)
   const std::string& text = f.src.text();
-  bool notebook = f.facts.kind == FileKind::Notebook;
+  bool notebook = f.facts->kind == FileKind::Notebook;
   auto idch = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.'; };
   for (size_t pos = 0; (pos = text.find("NVFP4", pos)) != std::string::npos;) {
     size_t b = pos, e = pos + 5;
@@ -361,7 +361,7 @@ Evidence gather(const Project& p) {
   Evidence ev;
   for (const auto& f : p.files) {
     if (p.skips_test(*f)) continue;
-    const FileFacts& ff = f->facts;
+    const FileFacts& ff = *f->facts;
     for (const auto& e : ff.env) ev.arch_setting(e.name, e.value, e.loc);
     for (const auto& c : ff.commands) command(c, ev);
     for (const auto& e : ff.config) config(e, ev);

@@ -38,8 +38,8 @@ void settings_in(const ParsedFile& f, const Entry& e, Reporter& out) {
     if (name == e.get("env") && value == e.get("value"))
       out.report(finding(Level::Warning, loc, name + "=" + value + " is known to break on a DGX Spark: " + reported(e)));
   };
-  for (const EnvSetting& s : f.facts.env) check(s.name, s.value, s.loc);
-  for (const Command& c : f.facts.commands)
+  for (const EnvSetting& s : f.facts->env) check(s.name, s.value, s.loc);
+  for (const Command& c : f.facts->commands)
     for (const auto& [name, w] : c.env) check(name, w.text, w.loc);
 }
 

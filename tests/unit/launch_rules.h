@@ -34,10 +34,11 @@ inline ParsedFile* add_file(Project& p, const std::string& path, const std::stri
   REQUIRE(parser != nullptr);
   auto pf = std::make_unique<ParsedFile>();
   pf->src = SourceFile(path, text);
-  pf->facts.kind = parser->kind();
+  pf->facts.edit().kind = parser->kind();
   ParseDiag diag;
-  parser->parse(pf->src, pf->facts, diag);
-  for (PostParsePass pass : post_parse_passes()) pass(pf->facts);
+  parser->parse(pf->src, pf->facts.edit(), diag);
+  for (PostParsePass pass : post_parse_passes()) pass(pf->facts.edit());
+  pf->facts.compact();
   ParsedFile* added = pf.get();
   p.files.push_back(std::move(pf));
   return added;

@@ -77,7 +77,7 @@ TEST_CASE("G1 image: an Image fact of a non-Dockerfile file is judged", "[G1]") 
   im.loc.path = "run.sh";
   im.loc.range.line = 1;
   im.loc.range.col = 1;
-  m.p.own(m.p.files[0].get())->facts.images.push_back(im);
+  m.p.own(m.p.files[0].get())->facts.edit().images.push_back(im);
   m.p.link();
   auto out = m.run("G1");
   CHECK(out.count("run.sh", 1, "NGC containers before 25.08") == 1);

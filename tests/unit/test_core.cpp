@@ -59,6 +59,32 @@ TEST_CASE("interned paths: one string per path, from any thread, ordered as stri
   for (const std::string* s : seen) CHECK(s == &PathRef("thread/7").str());
 }
 
+TEST_CASE("facts box: empty facts are shared per kind, written facts are the file's own") {
+  sc::FileFacts empty;
+  empty.kind = sc::FileKind::Python;
+  sc::FactsBox a(empty);
+  CHECK_FALSE(a.stored());
+  CHECK(a->kind == sc::FileKind::Python);
+  sc::FactsBox b(empty);
+  CHECK(&*a == &*b);  // one shared object, read without allocating
+  sc::FileFacts lock;
+  lock.kind = sc::FileKind::Lockfile;
+  lock.lockfile = true;  // a flag alone is a fact
+  CHECK(sc::FactsBox(lock).stored());
+  b.edit().refs.push_back({});
+  CHECK(b.stored());
+  CHECK(b->kind == sc::FileKind::Python);
+  CHECK(a->refs.empty());  // the shared empty one stays empty
+  sc::FactsBox c = b;  // a copy owns its facts
+  c.edit().refs.clear();
+  CHECK(b->refs.size() == 1);
+  c.compact();
+  CHECK_FALSE(c.stored());
+  CHECK(c->kind == sc::FileKind::Python);
+  b.compact();
+  CHECK(b.stored());
+}
+
 TEST_CASE("UTF-8 validation") {
   CHECK(valid_utf8("plain"));
   CHECK(valid_utf8("é€😀"));

@@ -105,7 +105,7 @@ TEST_CASE("facts cache: every fact type survives the round trip") {
   CHECK(pf.src.path() == kPath);
   CHECK(pf.src.released());
   CHECK(pf.abs_path == kRoot + "/" + kPath);
-  const FileFacts& f = pf.facts;
+  const FileFacts& f = *pf.facts;
   CHECK(f.installs[0].packages[0].local_version == "cu130");
   CHECK(f.installs[0].indexes[0].role == IndexRole::CondaChannel);
   CHECK(f.images[1].parent_stage == 0);
@@ -142,7 +142,7 @@ TEST_CASE("facts cache: entries naming another file, outside the root or from a 
   ParseCache c = one_entry();
   ParseCache::Entry e = c.entries.begin()->second;
   auto other = std::make_shared<ParsedFile>(*e.file);
-  other->facts.expansions[0].used.path = "elsewhere.sh";
+  other->facts.edit().expansions[0].used.path = "elsewhere.sh";
   c.entries.begin()->second.file = other;
   size_t skipped = 0;
   ParseCache back;
@@ -210,8 +210,8 @@ TEST_CASE("facts cache: forged payloads are rejected or stay within their own fi
       ++accepted;
       for (const auto& [abs, e] : back.entries) {
         CHECK(abs == kRoot + "/" + e.file->src.path());
-        for (const Install& in : e.file->facts.installs) CHECK((in.loc.path.empty() || in.loc.path == e.file->src.path()));
-        for (const Image& im : e.file->facts.images) CHECK(im.parent_stage < static_cast<int>(e.file->facts.images.size()));
+        for (const Install& in : e.file->facts->installs) CHECK((in.loc.path.empty() || in.loc.path == e.file->src.path()));
+        for (const Image& im : e.file->facts->images) CHECK(im.parent_stage < static_cast<int>(e.file->facts->images.size()));
         CHECK(e.file->src.line(1000000).empty());
       }
     }
@@ -264,13 +264,13 @@ TEST_CASE("facts cache: entries loaded from a buffer are saved again byte for by
   ParseCache again;
   REQUIRE(decode_cache(encode_cache(back, kRoot, "o", nullptr, &raw), kRoot, "o", again, why));
   CHECK(again.entries.begin()->second.disk.ctime_ns == back.entries.begin()->second.disk.ctime_ns);
-  CHECK(again.entries.begin()->second.file->facts.locked.at("torch") == "2.9.1");
+  CHECK(again.entries.begin()->second.file->facts->locked.at("torch") == "2.9.1");
   // a file parsed anew (another ParsedFile) is encoded anew
   auto fresh = std::make_shared<ParsedFile>(*back.entries.begin()->second.file);
-  fresh->facts.locked["torch"] = "2.10.0";
+  fresh->facts.edit().locked["torch"] = "2.10.0";
   back.entries.begin()->second.file = fresh;
   REQUIRE(decode_cache(encode_cache(back, kRoot, "o", nullptr, &raw), kRoot, "o", again, why));
-  CHECK(again.entries.begin()->second.file->facts.locked.at("torch") == "2.10.0");
+  CHECK(again.entries.begin()->second.file->facts->locked.at("torch") == "2.10.0");
 }
 
 TEST_CASE("facts cache: a flagged-line memo that grew is saved anew; a forged one is rejected") {

@@ -155,7 +155,7 @@ namespace {
 
 std::vector<ConfigEntry> yaml_config(const std::string& path, const std::string& text) {
   Project p;
-  return test::add_file(p, path, text)->facts.config;
+  return test::add_file(p, path, text)->facts->config;
 }
 
 }  // namespace

@@ -21,7 +21,7 @@ Project project_with(const std::string& display, const std::string& text, FileKi
   auto pf = std::make_unique<ParsedFile>();
   pf->abs_path = "/proj/" + display;
   pf->src = SourceFile(display, text);
-  pf->facts.kind = kind;
+  pf->facts.edit().kind = kind;
   p.files.push_back(std::move(pf));
   return p;
 }
