@@ -41,7 +41,8 @@ WORK="$(mktemp -d)"
 trap 'rm -rf "$WORK"' EXIT
 export XDG_CACHE_HOME="$OUT/xdg-cache"  # a cache that falls back to XDG stays out of ~
 HAS_CACHE=0; NOCACHE=()
-if "$SC" lint --help 2>/dev/null | grep -q -- '--no-cache'; then HAS_CACHE=1; NOCACHE=(--no-cache); fi
+# Not a pipe into grep -q: it would end the help output early (SIGPIPE fails the pipe under pipefail).
+if grep -q -- '--no-cache' <<< "$("$SC" lint --help 2>/dev/null)"; then HAS_CACHE=1; NOCACHE=(--no-cache); fi
 LINT=(lint --no-ignore --no-config --format json -q)
 mapfile -t WORDS < <(python3 -c 'import yaml
 for e in yaml.safe_load(open("knowledge/triggers.yaml"))["python-triggers"]["entries"]:

@@ -665,7 +665,7 @@ void build_project(std::vector<Job>& jobs, const LintOptions& opt, LintResult& r
     for (auto& n : job.notes) res.notifications.push_back(std::move(n));
     for (auto& n : job.parse_notes) res.notifications.push_back(std::move(n));
     if (!job.pf) continue;
-    res.linted.push_back(job.wf->display);
+    res.linted.push_back(job.pf->src.path());
     res.project.files.push_back(std::move(job.pf));
   }
 }

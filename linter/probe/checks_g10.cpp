@@ -56,7 +56,7 @@ CheckResult check_g10(Context& c) {
   for (auto& n : lr.notifications) problems.push_back((n.path.empty() ? "" : n.path + ": ") + n.message);
   r.readings["findings"] = fs;
   r.readings["notifications"] = problems;
-  r.readings["linted"] = lr.linted;
+  r.readings["linted"] = std::vector<std::string>(lr.linted.begin(), lr.linted.end());
   std::string files = std::to_string(lr.linted.size()) + " config file" + (lr.linted.size() == 1 ? "" : "s");
   if (!errs.empty() || !warns.empty()) {
     r.verdict = errs.empty() ? Verdict::Warn : Verdict::Fail;
