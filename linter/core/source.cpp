@@ -34,8 +34,47 @@ const std::string* PathRef::intern(std::string_view s) {
 
 std::ostream& operator<<(std::ostream& os, PathRef p) { return os << p.str(); }
 
-SourceFile::SourceFile(PathRef display_path, std::string text) : path_(display_path), text_(std::move(text)) {
+struct SourceFile::Body {
+  std::string text;
+  std::vector<size_t> line_starts;
+  std::vector<LineMapEntry> line_map;
+  // last column computed (line, byte, cols): makes left-to-right scans of long lines linear
+  size_t memo_byte = 0;
+  int memo_line = 0;
+  int memo_cols = 0;
+};
+
+SourceFile::SourceFile() = default;
+SourceFile::SourceFile(SourceFile&&) noexcept = default;
+SourceFile& SourceFile::operator=(SourceFile&&) noexcept = default;
+
+SourceFile::SourceFile(PathRef display_path, std::string text) : path_(display_path), body_(std::make_unique<Body>()) {
+  body_->text = std::move(text);
   index_lines_();
+}
+
+SourceFile::SourceFile(const SourceFile& o)
+    : path_(o.path_), reload_path_(o.reload_path_), hash_(o.hash_), size_(o.size_),
+      body_(o.body_ ? std::make_unique<Body>(*o.body_) : nullptr), loaded_(o.loaded_), ascii_(o.ascii_) {}
+
+SourceFile& SourceFile::operator=(const SourceFile& o) {
+  if (this != &o) *this = SourceFile(o);
+  return *this;
+}
+
+SourceFile::Body& SourceFile::b() const {
+  if (!body_) body_ = std::make_unique<Body>();
+  return *body_;
+}
+
+const std::string& SourceFile::text() const { return restored_().b().text; }
+int SourceFile::line_count() const { return static_cast<int>(restored_().b().line_starts.size()); }
+void SourceFile::set_line_map(std::vector<LineMapEntry> m) { b().line_map = std::move(m); }
+
+size_t SourceFile::line_start(int line1) const {
+  const Body& s = restored_().b();
+  if (line1 < 1) return 0;
+  return line1 > line_count() ? s.text.size() : s.line_starts[static_cast<size_t>(line1) - 1];
 }
 
 namespace {
@@ -50,13 +89,15 @@ size_t skip_ascii_words(std::string_view s, size_t i) {
 }  // namespace
 
 void SourceFile::index_lines_() {
-  line_starts_.assign(1, 0);
-  const char* d = text_.data();
-  const char* end = d + text_.size();
+  Body& bd = b();
+  const std::string& t = bd.text;
+  bd.line_starts.assign(1, 0);
+  const char* d = t.data();
+  const char* end = d + t.size();
   for (const char* p = d; (p = static_cast<const char*>(std::memchr(p, '\n', static_cast<size_t>(end - p)))); ++p)
-    line_starts_.push_back(static_cast<size_t>(p - d) + 1);
-  size_t i = skip_ascii_words(text_, 0);
-  ascii_ = std::none_of(text_.begin() + static_cast<long>(i), text_.end(),
+    bd.line_starts.push_back(static_cast<size_t>(p - d) + 1);
+  size_t i = skip_ascii_words(t, 0);
+  ascii_ = std::none_of(t.begin() + static_cast<long>(i), t.end(),
                         [](char c) { return static_cast<unsigned char>(c) >= 0x80; });
 }
 
@@ -66,9 +107,7 @@ struct Restorer {
   static std::mutex& mu() { static std::mutex m; return m; }
   static std::atomic<SourceFile*>& slot() { static std::atomic<SourceFile*> s{nullptr}; return s; }
   static void drop(SourceFile& f) {
-    std::string().swap(f.text_);
-    std::vector<size_t>().swap(f.line_starts_);
-    f.memo_line_ = 0;
+    f.body_.reset();
     f.loaded_ = false;
   }
   static void load(SourceFile& f) {
@@ -79,7 +118,7 @@ struct Restorer {
     if (!read_regular_file(f.reload_path_, text, error, f.size_) || hash_bytes(text) != f.hash_)
       text.clear();  // gone or changed since it was linted: no line of it is shown
     if (text.compare(0, 3, "\xEF\xBB\xBF") == 0) text.erase(0, 3);
-    f.text_ = std::move(text);
+    f.b().text = std::move(text);
     f.index_lines_();
     f.loaded_ = true;
   }
@@ -98,7 +137,6 @@ void SourceFile::release(PathRef abs_path, uint64_t hash, size_t size) {
   reload_path_ = abs_path;
   hash_ = hash;
   size_ = size;
-  line_map_.clear();
   Restorer::drop(*this);
 }
 
@@ -131,30 +169,31 @@ uint64_t hash_bytes(std::string_view s) {
 int SourceFile::cols_in_line_(int l, std::string_view ln, size_t bytes) const {
   bytes = std::min(bytes, ln.size());
   if (ascii_) return static_cast<int>(bytes);
-  if (memo_line_ == l && memo_byte_ <= bytes) {
-    memo_cols_ += utf8_cols(ln.substr(memo_byte_), bytes - memo_byte_);
+  Body& m = b();
+  if (m.memo_line == l && m.memo_byte <= bytes) {
+    m.memo_cols += utf8_cols(ln.substr(m.memo_byte), bytes - m.memo_byte);
   } else {
-    memo_cols_ = utf8_cols(ln, bytes);
+    m.memo_cols = utf8_cols(ln, bytes);
   }
-  memo_line_ = l;
-  memo_byte_ = bytes;
-  return memo_cols_;
+  m.memo_line = l;
+  m.memo_byte = bytes;
+  return m.memo_cols;
 }
 
 std::string_view SourceFile::line(int line1) const {
-  restored_();
+  const Body& s = restored_().b();
   if (line1 < 1 || line1 > line_count()) return {};
-  size_t b = line_starts_[line1 - 1];
-  size_t e = line1 < line_count() ? line_starts_[line1] - 1 : text_.size();
-  std::string_view v(text_.data() + b, e - b);
+  size_t b = s.line_starts[line1 - 1];
+  size_t e = line1 < line_count() ? s.line_starts[line1] - 1 : s.text.size();
+  std::string_view v(s.text.data() + b, e - b);
   if (!v.empty() && v.back() == '\r') v.remove_suffix(1);
   return v;
 }
 
 int SourceFile::line_of(size_t off) const {
-  restored_();
-  auto it = std::upper_bound(line_starts_.begin(), line_starts_.end(), off);
-  return static_cast<int>(it - line_starts_.begin());
+  const Body& s = restored_().b();
+  auto it = std::upper_bound(s.line_starts.begin(), s.line_starts.end(), off);
+  return static_cast<int>(it - s.line_starts.begin());
 }
 
 // Byte offset of a 1-based line and column (code points); npos past the line's end.
@@ -169,7 +208,7 @@ static size_t col_offset(std::string_view ln, size_t start, int col) {
 }
 
 bool SourceFile::offsets(const Range& r, size_t& begin, size_t& end) const {
-  if (!line_map_.empty() || r.line < 1 || r.end_line < r.line || r.end_line > line_count() || r.col < 1 || r.end_col < 1)
+  if (!b().line_map.empty() || r.line < 1 || r.end_line < r.line || r.end_line > line_count() || r.col < 1 || r.end_col < 1)
     return false;
   begin = col_offset(line(r.line), line_start(r.line), r.col);
   end = col_offset(line(r.end_line), line_start(r.end_line), r.end_col);
@@ -178,9 +217,10 @@ bool SourceFile::offsets(const Range& r, size_t& begin, size_t& end) const {
 
 Range SourceFile::map_(int vl, size_t vc, int vel, size_t vec) const {
   // vl/vel are 1-based view lines, vc/vec are 0-based byte columns in the view line.
+  const std::vector<LineMapEntry>& map = b().line_map;
   auto conv = [&](int l, size_t c, int& out_line, int& out_col) {
-    if (!line_map_.empty() && l >= 1 && l <= static_cast<int>(line_map_.size())) {
-      const auto& m = line_map_[l - 1];
+    if (!map.empty() && l >= 1 && l <= static_cast<int>(map.size())) {
+      const auto& m = map[l - 1];
       out_line = m.line;
       size_t real_bytes = m.col_bytes + c;
       out_col = utf8_cols(m.real_line, std::min(real_bytes, m.real_line.size())) + 1 +
@@ -201,11 +241,11 @@ Range SourceFile::map_(int vl, size_t vc, int vel, size_t vec) const {
 }
 
 Range SourceFile::range(size_t begin, size_t end) const {
-  restored_();
-  begin = std::min(begin, text_.size());
-  end = std::max(begin, std::min(end, text_.size()));
+  const Body& s = restored_().b();
+  begin = std::min(begin, s.text.size());
+  end = std::max(begin, std::min(end, s.text.size()));
   int l = line_of(begin), el = line_of(end);
-  return map_(l, begin - line_starts_[l - 1], el, end - line_starts_[el - 1]);
+  return map_(l, begin - s.line_starts[l - 1], el, end - s.line_starts[el - 1]);
 }
 
 Range SourceFile::range_rc(size_t row, size_t bc, size_t erow, size_t ebc) const {

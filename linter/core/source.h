@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <functional>
 #include <iosfwd>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -69,16 +70,16 @@ struct Location {
 // view's lines to lines/columns of the real file.
 class SourceFile {
  public:
-  SourceFile() = default;
+  SourceFile();
   SourceFile(PathRef display_path, std::string text);
-  SourceFile(const SourceFile&) = default;
-  SourceFile(SourceFile&&) = default;
-  SourceFile& operator=(const SourceFile&) = default;
-  SourceFile& operator=(SourceFile&&) = default;
+  SourceFile(const SourceFile& o);
+  SourceFile(SourceFile&&) noexcept;
+  SourceFile& operator=(const SourceFile& o);
+  SourceFile& operator=(SourceFile&&) noexcept;
   ~SourceFile();
 
   const PathRef& path() const { return path_; }
-  const std::string& text() const { return restored_().text_; }
+  const std::string& text() const;
 
   // Drops the text and line index once the facts are taken (memory stays flat as the tree
   // grows). Later calls re-read `abs_path` on demand, one released file at a time (the
@@ -94,14 +95,10 @@ class SourceFile {
   Range range_rc(size_t row, size_t byte_col, size_t end_row, size_t end_byte_col) const;
   Location loc(size_t begin, size_t end) const { return {path_, range(begin, end)}; }
 
-  int line_count() const { return static_cast<int>(restored_().line_starts_.size()); }
+  int line_count() const;
   std::string_view line(int line1) const;  // without the newline
   // Byte offset of a line's start; out-of-range lines clamp to the first and past the last.
-  size_t line_start(int line1) const {
-    const SourceFile& s = restored_();
-    if (line1 < 1) return 0;
-    return line1 > line_count() ? s.text_.size() : s.line_starts_[static_cast<size_t>(line1) - 1];
-  }
+  size_t line_start(int line1) const;
   // Which 1-based line holds byte offset `off`.
   int line_of(size_t off) const;
   // Byte offsets of a range of this file (not of a view); false when it lies outside the text.
@@ -111,23 +108,20 @@ class SourceFile {
   // byte offset 0 of that view line is at real column map[i].col_bytes
   // (0-based bytes within the real line, used to convert columns).
   struct LineMapEntry { int line; size_t col_bytes; std::string_view real_line; };
-  void set_line_map(std::vector<LineMapEntry> m) { line_map_ = std::move(m); }
+  void set_line_map(std::vector<LineMapEntry> m);
 
  private:
+  // The text, its line index and column memo: absent while the file is released, so a
+  // released file (most of a tree) costs its paths, hash and size alone.
+  struct Body;
   PathRef path_;
-  std::string text_;
   PathRef reload_path_;  // set by release()
   uint64_t hash_ = 0;
   size_t size_ = 0;  // bytes as read, the bound of a re-read
-  std::vector<size_t> line_starts_;
-  std::vector<LineMapEntry> line_map_;
-  // last column computed (line, byte, cols): makes left-to-right scans of long lines linear
-  mutable size_t memo_byte_ = 0;
-  mutable int memo_line_ = 0;
-  mutable int memo_cols_ = 0;
-  // the flags last, together: one SourceFile per walked file
+  mutable std::unique_ptr<Body> body_;
   mutable bool loaded_ = true;
   bool ascii_ = true;  // all bytes < 0x80: columns are byte offsets + 1
+  Body& b() const;  // the body (an empty one for a file made without text)
   int cols_in_line_(int line, std::string_view ln, size_t bytes) const;
   void index_lines_();
   const SourceFile& restored_() const;
