@@ -261,13 +261,14 @@ std::string normalised_line(std::string_view l) {
 // The normalised text of a flagged line: from the file's line memo when remembered, else read
 // (a released file is re-read) and remembered within the memo's bounds.
 std::string flagged_line_text(const ParsedFile& pf, int line1) {
-  LineMemo& memo = *pf.line_memo;
+  if (!pf.src.released()) return normalised_line(pf.src.line(line1));  // a kept text needs no memo
+  LineMemo& memo = pf.memo();
   auto at = std::lower_bound(memo.lines.begin(), memo.lines.end(), line1,
                              [](const auto& e, int l) { return e.first < l; });
   if (at != memo.lines.end() && at->first == line1) return at->second;
   std::string text = normalised_line(pf.src.line(line1));
   // Only non-empty text: an empty line may be a re-read that failed (the file changed).
-  if (pf.src.released() && !text.empty() && text.size() <= LineMemo::kMaxBytes && memo.lines.size() < LineMemo::kMaxLines) {
+  if (!text.empty() && text.size() <= LineMemo::kMaxBytes && memo.lines.size() < LineMemo::kMaxLines) {
     memo.lines.insert(at, {line1, text});
     memo.grown = true;
   }
@@ -640,16 +641,18 @@ void parse_files(std::vector<Job>& jobs, const LintOptions& opt) {
 
 // Step 3 (in order): the parsed files become the project, then linked.
 // The run's parsed files become the cache for the next one (shared: link() adds facts to copies).
+// A reused entry moves over whole (its map node too): nothing of it is copied.
 void remember_parsed(const std::vector<Job>& jobs, ParseCache& cache) {
   std::map<std::string, ParseCache::Entry> next;
   cache.hits = cache.misses = 0;
   for (const auto& job : jobs) {
     if (!job.pf || !job.reuse) continue;  // with LintOptions::reuse, every parsed job has its key
-    auto old = cache.entries.find(job.wf->abs);
-    bool hit = job.reused && old != cache.entries.end();
-    ParseCache::Entry& e = next[job.wf->abs];
-    if (hit) e = old->second;
-    else e = {job.reuse->cache_key, job.pf->content_hash, job.pf, job.parse_notes, {}, {}};
+    auto old = job.reused ? cache.entries.find(job.wf->abs) : cache.entries.end();
+    bool moved = old != cache.entries.end();
+    auto at = moved ? next.insert(cache.entries.extract(old)).position : next.try_emplace(job.wf->abs).first;
+    ParseCache::Entry& e = at->second;
+    bool hit = moved || (job.reused && e.file);  // a file named twice: its entry moved already
+    if (!hit) e = {job.reuse->cache_key, job.pf->content_hash, job.pf, job.parse_notes, {}, {}};
     ++(hit ? cache.hits : cache.misses);
     e.disk = job.reuse->stamp;
     e.read_notes = job.notes;

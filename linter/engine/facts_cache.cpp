@@ -350,15 +350,16 @@ void write_entry(Writer& w, const std::string& display, const ParseCache::Entry&
   auto& pf = const_cast<ParsedFile&>(*e.file);
   w.display = display;
   w(w.display), w(m.key), w.fixed64(m.hash), w(m.disk);
-  if (raw && !pf.line_memo->grown) {
+  const LineMemo* memo = pf.line_memo.get();
+  if (raw && raw->bytes && !(memo && memo->grown)) {
     auto it = raw->by_file.find(e.file.get());
-    if (it != raw->by_file.end() && it->second.at + it->second.len <= raw->buf->size())
-      return w.raw(std::string_view(*raw->buf).substr(it->second.at, it->second.len));  // as loaded (checked then)
+    std::string_view body = it == raw->by_file.end() ? std::string_view() : raw->bytes(it->second.at, it->second.len);
+    if (!body.empty()) return w.raw(body);  // as loaded (checked then)
   }
   write_source(w, pf.src, pf.content_hash);
   w(m.notes), w(m.read_notes), w(pf.facts), w(pf.suppressions), w(pf.suppression_problems);
   std::vector<std::pair<int, std::string>> none;
-  w(pf.src.released() ? pf.line_memo->lines : none);  // a kept text needs no memo
+  w(pf.src.released() && memo ? pf.line_memo->lines : none);  // a kept text needs no memo
 }
 
 // The file as released (re-read on demand from `abs`), or with the text it kept.
@@ -382,7 +383,7 @@ std::shared_ptr<ParsedFile> read_source(Reader& r, const std::string& abs) {
 // The flagged lines' text (engine.cpp, flagged_line_text): within the memo's bounds, lines
 // ascending and inside the file, for a released file only.
 void read_line_memo(Reader& r, ParsedFile& pf) {
-  auto& lines = pf.line_memo->lines;
+  std::vector<std::pair<int, std::string>> lines;
   r(lines);
   if (!lines.empty() && !pf.src.released()) r.bad = true;
   if (lines.size() > LineMemo::kMaxLines) r.bad = true;
@@ -393,6 +394,7 @@ void read_line_memo(Reader& r, ParsedFile& pf) {
         lines[i].second.empty())
       r.bad = true;
   }
+  if (!lines.empty()) pf.memo().lines = std::move(lines);
 }
 
 // Reads one entry into `cache` (keyed by its absolute path under `root`).
@@ -439,7 +441,7 @@ void patch64(std::string& out, size_t at, uint64_t v) {
 std::string encode_cache(const ParseCache& cache, const std::string& root, const std::string& options, size_t* skipped,
                          const EncodedEntries* raw) {
   std::string out(kMagic), version = tool_id(), r = root, o = options;
-  out.reserve((raw && raw->buf ? raw->buf->size() : 0) + (1u << 16));
+  out.reserve((raw ? raw->size : 0) + (1u << 16));
   Writer w(out);
   w.fixed32(kFormat), w(version), w.fixed64(layout_id()), w.fixed64(0), w.fixed64(0);
   size_t payload_at = out.size();
@@ -498,8 +500,10 @@ bool decode_cache(std::string_view bytes, const std::string& root, const std::st
   uint64_t n = r.fixed64();
   if (n > r.left()) r.bad = true;  // each entry takes bytes
   for (; n > 0 && !r.bad; --n) read_entry(r, root, out, raw);
-  if (raw)  // offsets in the payload -> in the buffer
-    for (auto& [file, ref] : raw->by_file) ref.at += static_cast<size_t>(payload.data() - raw->buf->data());
+  if (raw) {  // offsets in the payload -> in the file
+    raw->size = bytes.size();
+    for (auto& [file, ref] : raw->by_file) ref.at += static_cast<size_t>(payload.data() - bytes.data());
+  }
   if (r.bad || !r.at_end()) {
     out.entries.clear();
     if (raw) raw->by_file.clear();

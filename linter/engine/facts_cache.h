@@ -8,6 +8,8 @@
 // ignored as a whole. See docs/cache.md.
 #pragma once
 #include <cstdint>
+#include <functional>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -21,14 +23,17 @@ std::string cache_options_text(const LintOptions& opt);
 
 // Where a loaded cache holds each entry's notes and file, by the ParsedFile read from there
 // (kept alive here, so no other file can take its address): an entry saved again with that
-// same file is copied from these bytes instead of encoded anew.
+// same file is copied from those bytes instead of encoded anew. The bytes are not kept for the
+// run: `bytes` gives them back at save time (the disk cache reads them again from the file
+// as it was loaded), or an empty view when they are no longer at hand (then all is encoded).
 struct EncodedEntries {
-  std::shared_ptr<const std::string> buf;  // the cache file's bytes
   struct Ref {
     std::shared_ptr<const ParsedFile> file;
-    size_t at = 0, len = 0;
+    size_t at = 0, len = 0;  // in the cache file
   };
   std::unordered_map<const ParsedFile*, Ref> by_file;
+  size_t size = 0;  // of the cache file decoded
+  std::function<std::string_view(size_t at, size_t len)> bytes;  // a view valid until the next call
 };
 
 // The whole cache file for the entries of `cache` that belong under `root`; entries from
@@ -37,7 +42,7 @@ std::string encode_cache(const ParseCache& cache, const std::string& root, const
                          size_t* skipped = nullptr, const EncodedEntries* raw = nullptr);
 // Reads a cache file into `out` (replacing its entries). False, with `why`, on any
 // inconsistency; `out` is then empty.
-// With `raw` (its buf holding `bytes`), records where each entry lies in the buffer.
+// With `raw`, records where each entry lies in `bytes` (raw->bytes is left to the caller).
 bool decode_cache(std::string_view bytes, const std::string& root, const std::string& options, ParseCache& out,
                   std::string& why, EncodedEntries* raw = nullptr);
 

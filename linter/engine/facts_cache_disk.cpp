@@ -100,24 +100,44 @@ std::string cache_file_in(const std::string& dir, const std::string& root, const
   return dir + "/facts-" + hex16(hash_bytes(root + '\n' + options)) + ".bin";
 }
 
-bool read_cache_file(const std::string& path, std::string& bytes, std::string& why) {
+namespace {
+
+// Opens a cache file for reading without following links: -1 (with `why`, empty when it is
+// missing) unless it is a regular file within the size cap.
+int open_cache_file(const std::string& path, struct stat& st, std::string& why) {
   int fd = open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
   if (fd < 0) {
     why = errno == ENOENT ? "" : "cannot open (" + std::string(std::strerror(errno)) + ")";
-    return false;
+    return -1;
   }
-  struct stat st;
-  bool ok = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && static_cast<uint64_t>(st.st_size) <= kMaxCacheBytes;
-  if (!ok) why = "not a regular file, or over the size limit";
-  if (ok) bytes.resize(static_cast<size_t>(st.st_size));
+  if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && static_cast<uint64_t>(st.st_size) <= kMaxCacheBytes) return fd;
+  why = "not a regular file, or over the size limit";
+  close(fd);
+  return -1;
+}
+
+// Reads `len` bytes at `at` into `into` (resized to what was read).
+bool read_at(int fd, size_t at, size_t len, std::string& into) {
+  into.resize(len);
   size_t got = 0;
-  for (ssize_t n; ok && got < bytes.size(); got += static_cast<size_t>(n)) {
-    n = read(fd, bytes.data() + got, bytes.size() - got);
+  for (ssize_t n; got < len; got += static_cast<size_t>(n)) {
+    n = pread(fd, into.data() + got, len - got, static_cast<off_t>(at + got));
     if (n < 0 && errno == EINTR) n = 0;
     else if (n <= 0) break;
   }
+  into.resize(got);
+  return got == len;
+}
+
+}  // namespace
+
+bool read_cache_file(const std::string& path, std::string& bytes, std::string& why) {
+  struct stat st;
+  int fd = open_cache_file(path, st, why);
+  if (fd < 0) return false;
+  bool ok = read_at(fd, 0, static_cast<size_t>(st.st_size), bytes);
   close(fd);
-  if (ok && got != bytes.size()) why = "short read", ok = false;
+  if (!ok) why = "short read";
   return ok;
 }
 
@@ -157,15 +177,18 @@ double cpu_ms() {
 }
 
 // What decides reuse for every entry: unchanged after a run means there is nothing to write.
+// Hashed entry by entry (no copy of every path at once).
 uint64_t cache_state(const std::map<std::string, ParseCache::Entry>& entries) {
-  std::string all;
+  uint64_t state = entries.size();
+  std::string one;
   for (const auto& [abs, e] : entries) {
-    all += abs + '\n' + e.key + '\n';
-    if (e.file) all += std::to_string(e.file->line_memo->lines.size());  // a memo grown: saved again
+    one.assign(abs).append(1, '\n').append(e.key).append(1, '\n');
+    if (e.file && e.file->line_memo) one += std::to_string(e.file->line_memo->lines.size());  // a memo grown: saved again
     for (int64_t v : {static_cast<int64_t>(e.hash), e.disk.dev, e.disk.ino, e.disk.size, e.disk.ctime_ns})
-      all.append(reinterpret_cast<const char*>(&v), sizeof v);
+      one.append(reinterpret_cast<const char*>(&v), sizeof v);
+    state = (state * 0x9E3779B97F4A7C15ull) ^ hash_bytes(one);
   }
-  return hash_bytes(all);
+  return state;
 }
 
 bool under(const std::string& a, const std::string& dir) {
@@ -191,16 +214,60 @@ std::map<std::string, ParseCache::Entry> out_of_scope(ParseCache& cache, const L
   return aside;
 }
 
+// The cache file as loaded, kept open (not its bytes) for the entries saved again unchanged:
+// read back in windows, in the order they are asked for. Another run's save replaces the
+// file by a rename, which this descriptor does not see; a change in place (its size or
+// times differ) leaves nothing to copy.
+class LoadedFile {
+ public:
+  LoadedFile(int fd, const struct stat& st) : fd_(fd), st_(st) {}
+  LoadedFile(const LoadedFile&) = delete;
+  LoadedFile& operator=(const LoadedFile&) = delete;
+  ~LoadedFile() { close(fd_); }
+
+  std::string_view bytes(size_t at, size_t len) {
+    if (!unchanged()) return {};
+    if (at < win_at_ || at + len > win_at_ + win_.size()) {
+      size_t end = std::min(static_cast<size_t>(st_.st_size), std::max(at + len, at + kWindow));
+      win_at_ = at;
+      if (at + len > end || !read_at(fd_, at, end - at, win_)) return win_.clear(), std::string_view();
+    }
+    return std::string_view(win_).substr(at - win_at_, len);
+  }
+
+ private:
+  static constexpr size_t kWindow = 1u << 20;
+  bool unchanged() {
+    if (checked_) return same_;
+    struct stat now;
+    checked_ = true;
+    same_ = fstat(fd_, &now) == 0 && now.st_size == st_.st_size && now.st_mtim.tv_sec == st_.st_mtim.tv_sec &&
+            now.st_mtim.tv_nsec == st_.st_mtim.tv_nsec && now.st_ctim.tv_sec == st_.st_ctim.tv_sec &&
+            now.st_ctim.tv_nsec == st_.st_ctim.tv_nsec;
+    return same_;
+  }
+  int fd_;
+  struct stat st_;
+  std::string win_;
+  size_t win_at_ = 0;
+  bool checked_ = false, same_ = false;
+};
+
+// Decodes the cache file; its bytes go once decoded (`raw` reads them again to save).
 void load(const std::string& root, const std::string& options, ParseCache& cache, EncodedEntries& raw,
           CacheReport& rep) {
   double t0 = cpu_ms();
-  auto bytes = std::make_shared<std::string>();
   std::string why;
-  raw.buf = bytes;
-  if (read_cache_file(rep.file, *bytes, why) && !decode_cache(*bytes, root, options, cache, why, &raw))
-    rep.note = "cache file ignored: " + why;
-  else if (!why.empty())
-    rep.note = "cache file ignored: " + why;
+  struct stat st;
+  int fd = open_cache_file(rep.file, st, why);
+  if (fd >= 0) {
+    auto file = std::make_shared<LoadedFile>(fd, st);
+    std::string bytes;
+    if (!read_at(fd, 0, static_cast<size_t>(st.st_size), bytes)) why = "short read";
+    else if (decode_cache(bytes, root, options, cache, why, &raw))
+      raw.bytes = [file](size_t at, size_t len) { return file->bytes(at, len); };
+  }
+  if (!why.empty()) rep.note = "cache file ignored: " + why;
   rep.loaded = cache.entries.size();
   rep.load_ms = cpu_ms() - t0;
 }

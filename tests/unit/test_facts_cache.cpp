@@ -63,7 +63,7 @@ ParseCache one_entry(const std::string& text = std::string(40, 'x') + "\n" + std
   SuppressDirective d{true, {{"G9", {26, 20, 26, 22}, 3}}, "vendor pin", at(26), 26, 27};
   pf->suppressions = {d};
   pf->suppression_problems = {{Level::Error, kPath, {28, 1, 28, 9}, "unknown rule 'G99'", "bad-suppression"}};
-  pf->line_memo->lines = {{1, "xx"}, {2, "y y"}};
+  pf->memo().lines = {{1, "xx"}, {2, "y y"}};
   ParseCache c;
   ParseCache::Entry& e = c.entries[pf->abs_path];
   e.key = kPath + "\nDockerfile\ndisk+ignore";
@@ -77,10 +77,13 @@ ParseCache one_entry(const std::string& text = std::string(40, 'x') + "\n" + std
 
 // `bytes` decoded, with where each entry lies in them recorded in `raw`.
 ParseCache decoded_with_raw(const std::string& bytes, EncodedEntries& raw) {
-  raw.buf = std::make_shared<const std::string>(bytes);
+  auto buf = std::make_shared<const std::string>(bytes);
   ParseCache back;
   std::string why;
-  REQUIRE(decode_cache(*raw.buf, kRoot, "o", back, why, &raw));
+  REQUIRE(decode_cache(*buf, kRoot, "o", back, why, &raw));
+  raw.bytes = [buf](size_t at, size_t len) {
+    return at + len <= buf->size() ? std::string_view(*buf).substr(at, len) : std::string_view();
+  };
   return back;
 }
 
@@ -259,7 +262,15 @@ TEST_CASE("facts cache: entries loaded from a buffer are saved again byte for by
   ParseCache back = decoded_with_raw(first, raw);
   std::string why;
   REQUIRE(raw.by_file.count(back.entries.begin()->second.file.get()));
+  size_t asked = 0;
+  auto loaded = raw.bytes;
+  raw.bytes = [&](size_t at, size_t len) { return ++asked, loaded(at, len); };
   CHECK(encode_cache(back, kRoot, "o", nullptr, &raw) == first);
+  CHECK(asked == 1);
+  // the loaded bytes gone (the file changed in place): encoded anew, the same
+  raw.bytes = [](size_t, size_t) { return std::string_view(); };
+  CHECK(encode_cache(back, kRoot, "o", nullptr, &raw) == first);
+  raw.bytes = loaded;
   back.entries.begin()->second.disk.ctime_ns += 1;  // the stamp is written anew, the rest copied
   ParseCache again;
   REQUIRE(decode_cache(encode_cache(back, kRoot, "o", nullptr, &raw), kRoot, "o", again, why));
@@ -278,7 +289,7 @@ TEST_CASE("facts cache: a flagged-line memo that grew is saved anew; a forged on
   EncodedEntries raw;
   ParseCache back = decoded_with_raw(first, raw);
   std::string why;
-  LineMemo& memo = *back.entries.begin()->second.file->line_memo;
+  LineMemo& memo = back.entries.begin()->second.file->memo();
   memo.lines.push_back({3, "z"});
   memo.grown = true;
   std::string grown = encode_cache(back, kRoot, "o", nullptr, &raw);
@@ -290,7 +301,7 @@ TEST_CASE("facts cache: a flagged-line memo that grew is saved anew; a forged on
   for (std::pair<int, std::string> bad : {std::pair<int, std::string>{1, "dup"}, {1000, "far"}, {4, ""},
                                           {4, std::string(LineMemo::kMaxBytes + 1, 'l')}}) {
     ParseCache c = one_entry();
-    c.entries.begin()->second.file->line_memo->lines.push_back(bad);
+    c.entries.begin()->second.file->memo().lines.push_back(bad);
     CHECK_FALSE(decode_cache(encode_cache(c, kRoot, "o"), kRoot, "o", again, why));
   }
 }
