@@ -1,8 +1,10 @@
 // The on-disk facts cache: a ParseCache kept in one file per (lint root, options that change
 // reading and parsing), so that the next `sparkcheck lint` parses only changed files.
 // Format (all integers little-endian; strings and lists length-prefixed):
-//   header  "SPKFACTS" | u32 format | str tool version | u64 layout | u64 payload size | u64 checksum
-//   payload str root | str options | u32 entries | entry...
+//   header  "SPKFACTS" | u32 format | str tool version | u64 layout
+//   payload str root | str options | entry...
+//   trailer u64 entries | u64 payload size | u64 checksum (cache_checksum of the payload)
+// The trailer comes last so that the file is written as it is made, never held whole.
 // A cache written by another version, for another root or options, or that fails any check
 // (size, checksum, a count or a range out of bounds, a path that is not the entry's own) is
 // ignored as a whole. See docs/cache.md.
@@ -36,10 +38,17 @@ struct EncodedEntries {
   std::function<std::string_view(size_t at, size_t len)> bytes;  // a view valid until the next call
 };
 
-// The whole cache file for the entries of `cache` that belong under `root`; entries from
-// buffers, outside the root, or naming another file are left out (they are parsed again).
+// The cache file for the entries of `cache` that belong under `root`, handed to `put` in
+// order, a block at a time; entries from buffers, outside the root, or naming another file
+// are left out (they are parsed again).
+void encode_cache(const ParseCache& cache, const std::string& root, const std::string& options,
+                  const std::function<void(std::string_view)>& put, size_t* skipped = nullptr,
+                  const EncodedEntries* raw = nullptr);
+// The same, whole in memory.
 std::string encode_cache(const ParseCache& cache, const std::string& root, const std::string& options,
                          size_t* skipped = nullptr, const EncodedEntries* raw = nullptr);
+// The checksum the trailer holds (a 64-bit hash, against damage, not forgery).
+uint64_t cache_checksum(std::string_view payload);
 // Reads a cache file into `out` (replacing its entries). False, with `why`, on any
 // inconsistency; `out` is then empty.
 // With `raw`, records where each entry lies in `bytes` (raw->bytes is left to the caller).

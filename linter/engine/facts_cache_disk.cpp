@@ -12,6 +12,7 @@
 #include <cstring>
 #include <filesystem>
 #include <thread>
+#include <utility>
 
 #include "core/walk.h"
 #include "engine/facts_cache.h"
@@ -141,26 +142,63 @@ bool read_cache_file(const std::string& path, std::string& bytes, std::string& w
   return ok;
 }
 
+namespace {
+
+// A cache file written as it is made: into a temporary file in the same directory, renamed
+// over the path once whole (last writer wins); dropped on any failure or past the size cap.
+class FileWriter {
+ public:
+  explicit FileWriter(const std::string& path) {
+    std::string dir = split_dir(path, name_);
+    dfd_ = open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (dfd_ < 0) {
+      why_ = dir + ": " + std::strerror(errno);
+      return;
+    }
+    tmp_ = "." + name_ + "." + std::to_string(getpid()) + ".tmp";
+    fd_ = openat(dfd_, tmp_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
+    if (fd_ < 0) why_ = std::string("cannot write: ") + std::strerror(errno);
+  }
+  FileWriter(const FileWriter&) = delete;
+  FileWriter& operator=(const FileWriter&) = delete;
+  ~FileWriter() {
+    if (fd_ >= 0) close(fd_);
+    if (fd_ >= 0 || !why_.empty()) unlinkat(dfd_, tmp_.c_str(), 0);
+    if (dfd_ >= 0) close(dfd_);
+  }
+
+  void write(std::string_view bytes) {
+    if (!why_.empty()) return;
+    if ((written_ += bytes.size()) > kMaxCacheBytes) return void(why_ = "over the size limit; not written");
+    while (!bytes.empty()) {
+      ssize_t n = ::write(fd_, bytes.data(), bytes.size());
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) return void(why_ = std::string("cannot write: ") + std::strerror(errno));
+      bytes.remove_prefix(static_cast<size_t>(n));
+    }
+  }
+  // Renames the file into place; false (with `why`) when anything failed.
+  bool commit(std::string& why) {
+    if (why_.empty() && close(std::exchange(fd_, -1)) != 0) why_ = std::string("cannot write: ") + std::strerror(errno);
+    if (why_.empty() && renameat(dfd_, tmp_.c_str(), dfd_, name_.c_str()) != 0)
+      why_ = std::string("cannot rename: ") + std::strerror(errno);
+    why = why_;
+    return why_.empty();
+  }
+
+ private:
+  int dfd_ = -1, fd_ = -1;
+  std::string name_, tmp_, why_;
+  size_t written_ = 0;
+};
+
+}  // namespace
+
 bool write_cache_file(const std::string& path, const std::string& bytes, std::string& why) {
   if (bytes.size() > kMaxCacheBytes) return why = "over the size limit; not written", false;
-  std::string name, dir = split_dir(path, name);
-  int dfd = open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-  if (dfd < 0) return why = dir + ": " + std::strerror(errno), false;
-  std::string tmp = "." + name + "." + std::to_string(getpid()) + ".tmp";
-  int fd = openat(dfd, tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
-  bool ok = fd >= 0;
-  for (size_t done = 0; ok && done < bytes.size();) {
-    ssize_t n = write(fd, bytes.data() + done, bytes.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    ok = n > 0;
-    done += ok ? static_cast<size_t>(n) : 0;
-  }
-  if (!ok) why = std::string("cannot write: ") + std::strerror(errno);
-  if (fd >= 0 && close(fd) != 0) ok = false;
-  if (ok && renameat(dfd, tmp.c_str(), dfd, name.c_str()) != 0) why = std::string("cannot rename: ") + std::strerror(errno), ok = false;
-  if (!ok) unlinkat(dfd, tmp.c_str(), 0);
-  close(dfd);
-  return ok;
+  FileWriter out(path);
+  out.write(bytes);
+  return out.commit(why);
 }
 
 }  // namespace sc
@@ -278,7 +316,9 @@ void save(const std::string& root, const std::string& options, const ParseCache&
   std::string why;
   size_t left_out = 0;
   auto add = [&](const std::string& what) { rep.note += (rep.note.empty() ? "" : "; ") + what; };
-  if (write_cache_file(rep.file, encode_cache(cache, root, options, &left_out, &raw), why)) rep.saved = true;
+  FileWriter out(rep.file);
+  encode_cache(cache, root, options, [&](std::string_view bytes) { out.write(bytes); }, &left_out, &raw);
+  if (out.commit(why)) rep.saved = true;
   else add("cache not written: " + why);
   if (left_out) add(std::to_string(left_out) + " files not cached (facts naming another file)");
   rep.save_ms = cpu_ms() - t0;
