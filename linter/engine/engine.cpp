@@ -563,6 +563,7 @@ bool reuse_parsed(Job& job, const LintOptions& opt, uint64_t hash) {
   job.pf = it->second.file;
   job.parse_notes = it->second.notes;
   job.reused = true;
+  job.reuse->cache_key = std::string();  // the entry has it (remember_parsed moves the entry)
   return true;
 }
 
@@ -596,6 +597,7 @@ bool reuse_unread(Job& job, const LintOptions& opt) {
   job.parse_notes = it->second.notes;
   job.notes = it->second.read_notes;
   job.reused = true;
+  job.reuse->cache_key = std::string();  // the entry has it (remember_parsed moves the entry)
   return true;
 }
 
