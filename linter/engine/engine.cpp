@@ -419,7 +419,8 @@ const Parser* parser_of_kind(std::string_view kind) {
 // The parser an earlier run chose for this path, read off its ParseCache entry's key. A name
 // with a dot is classified by its path alone (no content sniffing), so the choice still holds.
 const Parser* reused_classification(const WalkedFile& wf, const LintOptions& opt) {
-  if (!opt.reuse || wf.display.find('.', wf.display.rfind('/') + 1) == std::string::npos) return nullptr;
+  const std::string& display = wf.display;
+  if (!opt.reuse || display.find('.', display.rfind('/') + 1) == std::string::npos) return nullptr;
   auto it = opt.reuse->entries.find(wf.abs);
   if (it == opt.reuse->entries.end()) return nullptr;
   std::string_view key = it->second.key;
@@ -548,7 +549,7 @@ void parse_fresh(Job& job, std::string text, uint64_t hash, const LintOptions& o
 // What besides its bytes decides what reading and parsing make of a file.
 std::string cache_key(const Job& job, const LintOptions& opt) {
   bool buffer = opt.stdin_text || opt.overlays.count(job.wf->abs);
-  return job.wf->display + '\n' + kind_name(job.parser->kind()) + (buffer ? "\nbuffer" : "\ndisk") +
+  return job.wf->display.str() + '\n' + kind_name(job.parser->kind()) + (buffer ? "\nbuffer" : "\ndisk") +
          (opt.inline_ignore ? "+ignore" : "") + (opt.allow_reasonless_suppressions ? "+reasonless" : "") +
          (opt.prefilter && prefilter_enabled_by_env() ? "+prefilter" : "");
 }

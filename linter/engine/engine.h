@@ -104,7 +104,7 @@ struct LintResult {
   Project project;
   std::vector<Finding> findings;          // sorted by path, line, col, rule
   std::vector<Notification> notifications;
-  std::vector<std::string> linted;        // display paths of files parsed
+  std::vector<PathRef> linted;            // display paths of files parsed
   bool complete = true;                   // false: the run could not finish (e.g. path missing)
   bool input_error = false;               // bad suppression comment (exit 2)
   size_t baselined = 0;                   // findings dropped because the baseline has them
