@@ -665,6 +665,8 @@ void remember_parsed(const std::vector<Job>& jobs, ParseCache& cache) {
 
 void build_project(std::vector<Job>& jobs, const LintOptions& opt, LintResult& res) {
   if (opt.reuse) remember_parsed(jobs, *opt.reuse);
+  size_t parsed = static_cast<size_t>(std::count_if(jobs.begin(), jobs.end(), [](const Job& j) { return j.pf != nullptr; }));
+  res.linted.reserve(parsed), res.project.files.reserve(parsed);  // no doubling slack at the peak
   for (auto& job : jobs) {
     for (auto& n : job.notes) res.notifications.push_back(std::move(n));
     for (auto& n : job.parse_notes) res.notifications.push_back(std::move(n));
