@@ -646,7 +646,7 @@ void parse_files(std::vector<Job>& jobs, const LintOptions& opt) {
 // The run's parsed files become the cache for the next one (shared: link() adds facts to copies).
 // A reused entry moves over whole (its map node too): nothing of it is copied.
 void remember_parsed(const std::vector<Job>& jobs, ParseCache& cache) {
-  std::map<std::string, ParseCache::Entry> next;
+  std::map<PathRef, ParseCache::Entry> next;
   cache.hits = cache.misses = 0;
   for (const auto& job : jobs) {
     if (!job.pf || !job.reuse) continue;  // with LintOptions::reuse, every parsed job has its key

@@ -416,8 +416,9 @@ void read_entry(Reader& r, const std::string& root, ParseCache& cache, EncodedEn
   read_line_memo(r, *pf);
   if (!consistent(pf->facts) || !starts_with(e.key, display + "\n") || e.hash != pf->content_hash) r.bad = true;
   if (raw) raw->by_file[pf.get()] = {pf, at, r.pos() - at};
+  PathRef key = pf->abs_path;
   e.file = std::move(pf);
-  if (!r.bad && !cache.entries.emplace(std::move(abs), std::move(e)).second) r.bad = true;  // twice
+  if (!r.bad && !cache.entries.emplace(key, std::move(e)).second) r.bad = true;  // twice
 }
 
 }  // namespace

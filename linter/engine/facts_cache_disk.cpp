@@ -216,7 +216,7 @@ double cpu_ms() {
 
 // What decides reuse for every entry: unchanged after a run means there is nothing to write.
 // Hashed entry by entry (no copy of every path at once).
-uint64_t cache_state(const std::map<std::string, ParseCache::Entry>& entries) {
+uint64_t cache_state(const std::map<PathRef, ParseCache::Entry>& entries) {
   uint64_t state = entries.size();
   std::string one;
   for (const auto& [abs, e] : entries) {
@@ -235,7 +235,7 @@ bool under(const std::string& a, const std::string& dir) {
 
 // Entries for files outside the paths this run walks are set aside (the run cannot reach them)
 // and put back before saving: linting a few named files keeps the rest of the cache.
-std::map<std::string, ParseCache::Entry> out_of_scope(ParseCache& cache, const LintOptions& opt) {
+std::map<PathRef, ParseCache::Entry> out_of_scope(ParseCache& cache, const LintOptions& opt) {
   std::vector<std::string> scope;
   std::error_code ec;
   for (const std::string& p : opt.paths.empty() ? std::vector<std::string>{"."} : opt.paths) {
@@ -243,7 +243,7 @@ std::map<std::string, ParseCache::Entry> out_of_scope(ParseCache& cache, const L
     if (a.size() > 1 && a.back() == '/') a.pop_back();
     scope.push_back(a);
   }
-  std::map<std::string, ParseCache::Entry> aside;
+  std::map<PathRef, ParseCache::Entry> aside;
   for (auto it = cache.entries.begin(); it != cache.entries.end();) {
     bool in = std::any_of(scope.begin(), scope.end(), [&](const std::string& s) { return under(it->first, s); });
     if (in) ++it;
@@ -367,7 +367,7 @@ LintResult lint_with_disk_cache(const LintOptions& opt, const std::string& root)
   if (has_file) tables = std::thread([] { try { knowledge::load_errors(); } catch (...) {} });
   load(root, options, cache, raw, rep);
   if (tables.joinable()) tables.join();
-  std::map<std::string, ParseCache::Entry> aside = out_of_scope(cache, opt);
+  std::map<PathRef, ParseCache::Entry> aside = out_of_scope(cache, opt);
   uint64_t before = rep.loaded ? cache_state(cache.entries) : ~uint64_t(0);
   run.reuse = &cache;
   LintResult res = run_lint(run);
