@@ -83,6 +83,7 @@ ParsedFile* Project::own(const ParsedFile* f) {
     if (mine == f) return mine;
   for (auto& slot : files) {
     if (slot.get() != f) continue;
+    f->memo();  // the copy shares it
     auto copy = std::make_shared<ParsedFile>(*f);
     ParsedFile* mine = copy.get();
     replaced_.push_back(std::move(slot));

@@ -17,7 +17,8 @@ namespace sc {
 
 // The whitespace-normalised text of lines findings flagged in a released file, kept with its
 // facts (the facts cache saves it), so an unchanged file's fingerprints need no re-read.
-// Shared by the copies Project::own makes; written on the one thread that fingerprints.
+// Made on first use (ParsedFile::memo); shared by the copies Project::own makes (made before
+// the copy); written on the one thread that fingerprints.
 struct LineMemo {
   static constexpr size_t kMaxLines = 64, kMaxBytes = 512;  // what is remembered per file, per line
   std::vector<std::pair<int, std::string>> lines;  // ascending line numbers
@@ -32,7 +33,11 @@ struct ParsedFile {
   // inline suppression comments, read with the facts (the text is gone by the time rules run)
   std::vector<SuppressDirective> suppressions;
   std::vector<Notification> suppression_problems;
-  std::shared_ptr<LineMemo> line_memo = std::make_shared<LineMemo>();
+  mutable std::shared_ptr<LineMemo> line_memo;  // null until a line is remembered
+  LineMemo& memo() const {
+    if (!line_memo) line_memo = std::make_shared<LineMemo>();
+    return *line_memo;
+  }
 };
 
 // Where an install runs: a Dockerfile build stage, or the bare host.

@@ -7,12 +7,15 @@
 #include <vector>
 
 #include "core/diagnostics.h"
+#include "core/source.h"
 
 namespace sc {
 
+// Paths interned at walk time: the parsed file (ParsedFile::abs_path, its source's path) and
+// the run's list of linted files share these strings instead of copying them.
 struct WalkedFile {
-  std::string abs;      // absolute path as reached
-  std::string display;  // relative to the lint root, '/'-separated
+  PathRef abs;      // absolute path as reached
+  PathRef display;  // relative to the lint root, '/'-separated
   bool explicit_arg = false;  // named on the command line (not found by walking)
   // The status the walk took (stat for a named file or a followed link, else lstat);
   // size < 0 when unknown or not a regular file.

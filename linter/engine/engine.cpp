@@ -261,13 +261,14 @@ std::string normalised_line(std::string_view l) {
 // The normalised text of a flagged line: from the file's line memo when remembered, else read
 // (a released file is re-read) and remembered within the memo's bounds.
 std::string flagged_line_text(const ParsedFile& pf, int line1) {
-  LineMemo& memo = *pf.line_memo;
+  if (!pf.src.released()) return normalised_line(pf.src.line(line1));  // a kept text needs no memo
+  LineMemo& memo = pf.memo();
   auto at = std::lower_bound(memo.lines.begin(), memo.lines.end(), line1,
                              [](const auto& e, int l) { return e.first < l; });
   if (at != memo.lines.end() && at->first == line1) return at->second;
   std::string text = normalised_line(pf.src.line(line1));
   // Only non-empty text: an empty line may be a re-read that failed (the file changed).
-  if (pf.src.released() && !text.empty() && text.size() <= LineMemo::kMaxBytes && memo.lines.size() < LineMemo::kMaxLines) {
+  if (!text.empty() && text.size() <= LineMemo::kMaxBytes && memo.lines.size() < LineMemo::kMaxLines) {
     memo.lines.insert(at, {line1, text});
     memo.grown = true;
   }
@@ -418,7 +419,8 @@ const Parser* parser_of_kind(std::string_view kind) {
 // The parser an earlier run chose for this path, read off its ParseCache entry's key. A name
 // with a dot is classified by its path alone (no content sniffing), so the choice still holds.
 const Parser* reused_classification(const WalkedFile& wf, const LintOptions& opt) {
-  if (!opt.reuse || wf.display.find('.', wf.display.rfind('/') + 1) == std::string::npos) return nullptr;
+  const std::string& display = wf.display;
+  if (!opt.reuse || display.find('.', display.rfind('/') + 1) == std::string::npos) return nullptr;
   auto it = opt.reuse->entries.find(wf.abs);
   if (it == opt.reuse->entries.end()) return nullptr;
   std::string_view key = it->second.key;
@@ -549,7 +551,7 @@ void parse_fresh(Job& job, std::string text, uint64_t hash, const LintOptions& o
 // What besides its bytes decides what reading and parsing make of a file.
 std::string cache_key(const Job& job, const LintOptions& opt) {
   bool buffer = opt.stdin_text || opt.overlays.count(job.wf->abs);
-  return job.wf->display + '\n' + kind_name(job.parser->kind()) + (buffer ? "\nbuffer" : "\ndisk") +
+  return job.wf->display.str() + '\n' + kind_name(job.parser->kind()) + (buffer ? "\nbuffer" : "\ndisk") +
          (opt.inline_ignore ? "+ignore" : "") + (opt.allow_reasonless_suppressions ? "+reasonless" : "") +
          (opt.prefilter && prefilter_enabled_by_env() ? "+prefilter" : "");
 }
@@ -564,6 +566,7 @@ bool reuse_parsed(Job& job, const LintOptions& opt, uint64_t hash) {
   job.pf = it->second.file;
   job.parse_notes = it->second.notes;
   job.reused = true;
+  job.reuse->cache_key = std::string();  // the entry has it (remember_parsed moves the entry)
   return true;
 }
 
@@ -597,6 +600,7 @@ bool reuse_unread(Job& job, const LintOptions& opt) {
   job.parse_notes = it->second.notes;
   job.notes = it->second.read_notes;
   job.reused = true;
+  job.reuse->cache_key = std::string();  // the entry has it (remember_parsed moves the entry)
   return true;
 }
 
@@ -642,16 +646,18 @@ void parse_files(std::vector<Job>& jobs, const LintOptions& opt) {
 
 // Step 3 (in order): the parsed files become the project, then linked.
 // The run's parsed files become the cache for the next one (shared: link() adds facts to copies).
+// A reused entry moves over whole (its map node too): nothing of it is copied.
 void remember_parsed(const std::vector<Job>& jobs, ParseCache& cache) {
-  std::map<std::string, ParseCache::Entry> next;
+  std::map<PathRef, ParseCache::Entry> next;
   cache.hits = cache.misses = 0;
   for (const auto& job : jobs) {
     if (!job.pf || !job.reuse) continue;  // with LintOptions::reuse, every parsed job has its key
-    auto old = cache.entries.find(job.wf->abs);
-    bool hit = job.reused && old != cache.entries.end();
-    ParseCache::Entry& e = next[job.wf->abs];
-    if (hit) e = old->second;
-    else e = {job.reuse->cache_key, job.pf->content_hash, job.pf, job.parse_notes, {}, {}};
+    auto old = job.reused ? cache.entries.find(job.wf->abs) : cache.entries.end();
+    bool moved = old != cache.entries.end();
+    auto at = moved ? next.insert(cache.entries.extract(old)).position : next.try_emplace(job.wf->abs).first;
+    ParseCache::Entry& e = at->second;
+    bool hit = moved || (job.reused && e.file);  // a file named twice: its entry moved already
+    if (!hit) e = {job.reuse->cache_key, job.pf->content_hash, job.pf, job.parse_notes, {}, {}};
     ++(hit ? cache.hits : cache.misses);
     e.disk = job.reuse->stamp;
     e.read_notes = job.notes;
@@ -661,6 +667,8 @@ void remember_parsed(const std::vector<Job>& jobs, ParseCache& cache) {
 
 void build_project(std::vector<Job>& jobs, const LintOptions& opt, LintResult& res) {
   if (opt.reuse) remember_parsed(jobs, *opt.reuse);
+  size_t parsed = static_cast<size_t>(std::count_if(jobs.begin(), jobs.end(), [](const Job& j) { return j.pf != nullptr; }));
+  res.linted.reserve(parsed), res.project.files.reserve(parsed);  // no doubling slack at the peak
   for (auto& job : jobs) {
     for (auto& n : job.notes) res.notifications.push_back(std::move(n));
     for (auto& n : job.parse_notes) res.notifications.push_back(std::move(n));

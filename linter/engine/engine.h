@@ -86,7 +86,8 @@ class ParseCache {
     std::vector<Notification> read_notes;  // reading's notes (a byte-order mark)
   };
   size_t hits = 0, misses = 0;  // of the last run
-  std::map<std::string, Entry> entries;  // by absolute path; files gone from the last run dropped
+  // by absolute path (interned: the file's abs_path, no copy); files gone from the last run dropped
+  std::map<PathRef, Entry> entries;
 };
 
 // What a run did with the disk cache (LintOptions::disk_cache), for -v.

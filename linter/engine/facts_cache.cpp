@@ -3,6 +3,7 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <cstring>
 #include <string_view>
 #include <type_traits>
 
@@ -13,7 +14,7 @@ namespace sc {
 namespace {
 
 // Bump when the encoding changes; a cache of another format is ignored.
-constexpr uint32_t kFormat = 3;
+constexpr uint32_t kFormat = 4;
 constexpr std::string_view kMagic = "SPKFACTS";
 
 // The last value of each enum written to the cache (a larger one read back is an error).
@@ -350,15 +351,16 @@ void write_entry(Writer& w, const std::string& display, const ParseCache::Entry&
   auto& pf = const_cast<ParsedFile&>(*e.file);
   w.display = display;
   w(w.display), w(m.key), w.fixed64(m.hash), w(m.disk);
-  if (raw && !pf.line_memo->grown) {
+  const LineMemo* memo = pf.line_memo.get();
+  if (raw && raw->bytes && !(memo && memo->grown)) {
     auto it = raw->by_file.find(e.file.get());
-    if (it != raw->by_file.end() && it->second.at + it->second.len <= raw->buf->size())
-      return w.raw(std::string_view(*raw->buf).substr(it->second.at, it->second.len));  // as loaded (checked then)
+    std::string_view body = it == raw->by_file.end() ? std::string_view() : raw->bytes(it->second.at, it->second.len);
+    if (!body.empty()) return w.raw(body);  // as loaded (checked then)
   }
   write_source(w, pf.src, pf.content_hash);
   w(m.notes), w(m.read_notes), w(const_cast<FileFacts&>(*pf.facts)), w(pf.suppressions), w(pf.suppression_problems);
   std::vector<std::pair<int, std::string>> none;
-  w(pf.src.released() ? pf.line_memo->lines : none);  // a kept text needs no memo
+  w(pf.src.released() && memo ? pf.line_memo->lines : none);  // a kept text needs no memo
 }
 
 // The file as released (re-read on demand from `abs`), or with the text it kept.
@@ -382,7 +384,7 @@ std::shared_ptr<ParsedFile> read_source(Reader& r, const std::string& abs) {
 // The flagged lines' text (engine.cpp, flagged_line_text): within the memo's bounds, lines
 // ascending and inside the file, for a released file only.
 void read_line_memo(Reader& r, ParsedFile& pf) {
-  auto& lines = pf.line_memo->lines;
+  std::vector<std::pair<int, std::string>> lines;
   r(lines);
   if (!lines.empty() && !pf.src.released()) r.bad = true;
   if (lines.size() > LineMemo::kMaxLines) r.bad = true;
@@ -393,6 +395,7 @@ void read_line_memo(Reader& r, ParsedFile& pf) {
         lines[i].second.empty())
       r.bad = true;
   }
+  if (!lines.empty()) pf.memo().lines = std::move(lines);
 }
 
 // Reads one entry into `cache` (keyed by its absolute path under `root`).
@@ -415,8 +418,9 @@ void read_entry(Reader& r, const std::string& root, ParseCache& cache, EncodedEn
   pf->facts = std::move(facts);
   if (!consistent(*pf->facts) || !starts_with(e.key, display + "\n") || e.hash != pf->content_hash) r.bad = true;
   if (raw) raw->by_file[pf.get()] = {pf, at, r.pos() - at};
+  PathRef key = pf->abs_path;
   e.file = std::move(pf);
-  if (!r.bad && !cache.entries.emplace(std::move(abs), std::move(e)).second) r.bad = true;  // twice
+  if (!r.bad && !cache.entries.emplace(key, std::move(e)).second) r.bad = true;  // twice
 }
 
 }  // namespace
@@ -429,25 +433,66 @@ std::string cache_options_text(const LintOptions& opt) {
 
 namespace {
 
-// Overwrites 8 bytes at `at` with `v`, little-endian.
-void patch64(std::string& out, size_t at, uint64_t v) {
-  for (int i = 0; i < 8; ++i) out[at + static_cast<size_t>(i)] = static_cast<char>(v >> (8 * i));
-}
+// The checksum of the payload, taken as its bytes go by: any split of them gives the same value.
+class StreamSum {
+ public:
+  void add(std::string_view s) {
+    size_ += s.size();
+    for (; fill_ > 0 && !s.empty(); s.remove_prefix(1)) take(s[0]);
+    for (; s.size() >= 8; s.remove_prefix(8)) mix(word(s.data()));
+    for (char c : s) take(c);
+  }
+  uint64_t done() {
+    std::memset(tail_ + fill_, 0, 8 - fill_);
+    mix(word(tail_)), mix(size_);
+    h_ ^= h_ >> 29;
+    h_ *= 0xBF58476D1CE4E5B9ull;
+    return h_ ^ (h_ >> 32);
+  }
+
+ private:
+  static uint64_t word(const char* p) {
+    uint64_t v;
+    std::memcpy(&v, p, 8);
+    return v;
+  }
+  void take(char c) {
+    tail_[fill_++] = c;
+    if (fill_ == 8) mix(word(tail_)), fill_ = 0;
+  }
+  void mix(uint64_t v) {
+    h_ ^= v * 0x9E3779B97F4A7C15ull;
+    h_ = (h_ << 31 | h_ >> 33) * 0xC2B2AE3D27D4EB4Full;
+  }
+  uint64_t h_ = 0x243F6A8885A308D3ull, size_ = 0;
+  char tail_[8] = {};
+  size_t fill_ = 0;
+};
+
+constexpr size_t kTrailerBytes = 24, kFlushBytes = 1u << 16;
 
 }  // namespace
 
-// One buffer, no copies: the header with room for the payload's size and checksum, the
-// payload's root, options and entry count (fixed 8 bytes), the entries, then the patches.
-std::string encode_cache(const ParseCache& cache, const std::string& root, const std::string& options, size_t* skipped,
-                         const EncodedEntries* raw) {
+uint64_t cache_checksum(std::string_view payload) {
+  StreamSum sum;
+  sum.add(payload);
+  return sum.done();
+}
+
+// Made in order, never patched: the header, then the payload handed out about 64 KiB at a
+// time (an entry is made whole first: one naming another file is dropped), then the trailer.
+void encode_cache(const ParseCache& cache, const std::string& root, const std::string& options,
+                  const std::function<void(std::string_view)>& put, size_t* skipped, const EncodedEntries* raw) {
   std::string out(kMagic), version = tool_id(), r = root, o = options;
-  out.reserve((raw && raw->buf ? raw->buf->size() : 0) + (1u << 16));
+  out.reserve(2 * kFlushBytes);
   Writer w(out);
-  w.fixed32(kFormat), w(version), w.fixed64(layout_id()), w.fixed64(0), w.fixed64(0);
-  size_t payload_at = out.size();
+  w.fixed32(kFormat), w(version), w.fixed64(layout_id());
+  put(out);
+  out.clear();
+  StreamSum sum;
+  uint64_t payload = 0, n = 0, left_out = 0;
+  auto flush = [&] { sum.add(out), put(out), payload += out.size(), out.clear(); };
   w(r), w(o);
-  size_t count_at = out.size(), n = 0, left_out = 0;
-  w.fixed64(0);
   for (const auto& [abs, e] : cache.entries) {
     std::string display = e.file ? e.file->src.path().str() : std::string();
     if (!e.file || !safe_display(display) || abs != abs_in(root, display) || e.key.find("\nbuffer") != std::string::npos) {
@@ -459,18 +504,26 @@ std::string encode_cache(const ParseCache& cache, const std::string& root, const
     write_entry(w, display, e, raw);
     if (w.foreign) out.resize(mark), ++left_out;
     else ++n;
+    if (out.size() >= kFlushBytes) flush();
   }
-  patch64(out, count_at, n);
-  patch64(out, payload_at - 16, out.size() - payload_at);
-  patch64(out, payload_at - 8, hash_bytes(std::string_view(out).substr(payload_at)));
+  flush();
+  w.fixed64(n), w.fixed64(payload), w.fixed64(sum.done());
+  put(out);
   if (skipped) *skipped = left_out;
-  return out;
+}
+
+std::string encode_cache(const ParseCache& cache, const std::string& root, const std::string& options, size_t* skipped,
+                         const EncodedEntries* raw) {
+  std::string all;
+  encode_cache(cache, root, options, [&](std::string_view bytes) { all.append(bytes); }, skipped, raw);
+  return all;
 }
 
 namespace {
 
-// The header: magic, format, version, layout, payload size and checksum. Sets `payload`.
-bool check_header(std::string_view bytes, std::string_view& payload, std::string& why) {
+// The header (magic, format, version, layout) and the trailer (entries, payload size and
+// checksum). Sets `payload` and `entries`.
+bool check_frame(std::string_view bytes, std::string_view& payload, uint64_t& entries, std::string& why) {
   if (bytes.substr(0, kMagic.size()) != kMagic) return why = "not a sparkcheck cache file", false;
   Reader r(bytes.substr(kMagic.size()));
   uint32_t format = r.fixed32();
@@ -478,11 +531,15 @@ bool check_header(std::string_view bytes, std::string_view& payload, std::string
   std::string version;
   r(version);
   if (r.bad || version != tool_id()) return why = "written by another sparkcheck version or build", false;
-  uint64_t layout = r.fixed64(), size = r.fixed64(), sum = r.fixed64();
+  uint64_t layout = r.fixed64();
   if (r.bad || layout != layout_id()) return why = "written by another build", false;
-  if (size != r.left()) return why = "truncated or padded (the payload size differs)", false;
-  payload = bytes.substr(bytes.size() - size);
-  if (hash_bytes(payload) != sum) return why = "checksum mismatch", false;
+  if (r.left() < kTrailerBytes) return why = "truncated (no trailer)", false;
+  Reader t(bytes.substr(bytes.size() - kTrailerBytes));
+  entries = t.fixed64();
+  uint64_t size = t.fixed64(), sum = t.fixed64();
+  if (size != r.left() - kTrailerBytes) return why = "truncated or padded (the payload size differs)", false;
+  payload = bytes.substr(bytes.size() - kTrailerBytes - size, size);
+  if (cache_checksum(payload) != sum) return why = "checksum mismatch", false;
   return true;
 }
 
@@ -492,16 +549,18 @@ bool decode_cache(std::string_view bytes, const std::string& root, const std::st
                   std::string& why, EncodedEntries* raw) {
   out.entries.clear();
   std::string_view payload;
-  if (!check_header(bytes, payload, why)) return false;
+  uint64_t n = 0;
+  if (!check_frame(bytes, payload, n, why)) return false;
   Reader r(payload);
   std::string r_root, r_opts;
   r(r_root), r(r_opts);
   if (r.bad || r_root != root || r_opts != options) return why = "written for another root or options", false;
-  uint64_t n = r.fixed64();
   if (n > r.left()) r.bad = true;  // each entry takes bytes
   for (; n > 0 && !r.bad; --n) read_entry(r, root, out, raw);
-  if (raw)  // offsets in the payload -> in the buffer
-    for (auto& [file, ref] : raw->by_file) ref.at += static_cast<size_t>(payload.data() - raw->buf->data());
+  if (raw) {  // offsets in the payload -> in the file
+    raw->size = bytes.size();
+    for (auto& [file, ref] : raw->by_file) ref.at += static_cast<size_t>(payload.data() - bytes.data());
+  }
   if (r.bad || !r.at_end()) {
     out.entries.clear();
     if (raw) raw->by_file.clear();

@@ -1,13 +1,17 @@
 // The on-disk facts cache: a ParseCache kept in one file per (lint root, options that change
 // reading and parsing), so that the next `sparkcheck lint` parses only changed files.
 // Format (all integers little-endian; strings and lists length-prefixed):
-//   header  "SPKFACTS" | u32 format | str tool version | u64 layout | u64 payload size | u64 checksum
-//   payload str root | str options | u32 entries | entry...
+//   header  "SPKFACTS" | u32 format | str tool version | u64 layout
+//   payload str root | str options | entry...
+//   trailer u64 entries | u64 payload size | u64 checksum (cache_checksum of the payload)
+// The trailer comes last so that the file is written as it is made, never held whole.
 // A cache written by another version, for another root or options, or that fails any check
 // (size, checksum, a count or a range out of bounds, a path that is not the entry's own) is
 // ignored as a whole. See docs/cache.md.
 #pragma once
 #include <cstdint>
+#include <functional>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -21,23 +25,33 @@ std::string cache_options_text(const LintOptions& opt);
 
 // Where a loaded cache holds each entry's notes and file, by the ParsedFile read from there
 // (kept alive here, so no other file can take its address): an entry saved again with that
-// same file is copied from these bytes instead of encoded anew.
+// same file is copied from those bytes instead of encoded anew. The bytes are not kept for the
+// run: `bytes` gives them back at save time (the disk cache reads them again from the file
+// as it was loaded), or an empty view when they are no longer at hand (then all is encoded).
 struct EncodedEntries {
-  std::shared_ptr<const std::string> buf;  // the cache file's bytes
   struct Ref {
     std::shared_ptr<const ParsedFile> file;
-    size_t at = 0, len = 0;
+    size_t at = 0, len = 0;  // in the cache file
   };
   std::unordered_map<const ParsedFile*, Ref> by_file;
+  size_t size = 0;  // of the cache file decoded
+  std::function<std::string_view(size_t at, size_t len)> bytes;  // a view valid until the next call
 };
 
-// The whole cache file for the entries of `cache` that belong under `root`; entries from
-// buffers, outside the root, or naming another file are left out (they are parsed again).
+// The cache file for the entries of `cache` that belong under `root`, handed to `put` in
+// order, a block at a time; entries from buffers, outside the root, or naming another file
+// are left out (they are parsed again).
+void encode_cache(const ParseCache& cache, const std::string& root, const std::string& options,
+                  const std::function<void(std::string_view)>& put, size_t* skipped = nullptr,
+                  const EncodedEntries* raw = nullptr);
+// The same, whole in memory.
 std::string encode_cache(const ParseCache& cache, const std::string& root, const std::string& options,
                          size_t* skipped = nullptr, const EncodedEntries* raw = nullptr);
+// The checksum the trailer holds (a 64-bit hash, against damage, not forgery).
+uint64_t cache_checksum(std::string_view payload);
 // Reads a cache file into `out` (replacing its entries). False, with `why`, on any
 // inconsistency; `out` is then empty.
-// With `raw` (its buf holding `bytes`), records where each entry lies in the buffer.
+// With `raw`, records where each entry lies in `bytes` (raw->bytes is left to the caller).
 bool decode_cache(std::string_view bytes, const std::string& root, const std::string& options, ParseCache& out,
                   std::string& why, EncodedEntries* raw = nullptr);
 

@@ -12,6 +12,7 @@
 #include <cstring>
 #include <filesystem>
 #include <thread>
+#include <utility>
 
 #include "core/walk.h"
 #include "engine/facts_cache.h"
@@ -100,47 +101,104 @@ std::string cache_file_in(const std::string& dir, const std::string& root, const
   return dir + "/facts-" + hex16(hash_bytes(root + '\n' + options)) + ".bin";
 }
 
-bool read_cache_file(const std::string& path, std::string& bytes, std::string& why) {
+namespace {
+
+// Opens a cache file for reading without following links: -1 (with `why`, empty when it is
+// missing) unless it is a regular file within the size cap.
+int open_cache_file(const std::string& path, struct stat& st, std::string& why) {
   int fd = open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
   if (fd < 0) {
     why = errno == ENOENT ? "" : "cannot open (" + std::string(std::strerror(errno)) + ")";
-    return false;
+    return -1;
   }
-  struct stat st;
-  bool ok = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && static_cast<uint64_t>(st.st_size) <= kMaxCacheBytes;
-  if (!ok) why = "not a regular file, or over the size limit";
-  if (ok) bytes.resize(static_cast<size_t>(st.st_size));
+  if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && static_cast<uint64_t>(st.st_size) <= kMaxCacheBytes) return fd;
+  why = "not a regular file, or over the size limit";
+  close(fd);
+  return -1;
+}
+
+// Reads `len` bytes at `at` into `into` (resized to what was read).
+bool read_at(int fd, size_t at, size_t len, std::string& into) {
+  into.resize(len);
   size_t got = 0;
-  for (ssize_t n; ok && got < bytes.size(); got += static_cast<size_t>(n)) {
-    n = read(fd, bytes.data() + got, bytes.size() - got);
+  for (ssize_t n; got < len; got += static_cast<size_t>(n)) {
+    n = pread(fd, into.data() + got, len - got, static_cast<off_t>(at + got));
     if (n < 0 && errno == EINTR) n = 0;
     else if (n <= 0) break;
   }
+  into.resize(got);
+  return got == len;
+}
+
+}  // namespace
+
+bool read_cache_file(const std::string& path, std::string& bytes, std::string& why) {
+  struct stat st;
+  int fd = open_cache_file(path, st, why);
+  if (fd < 0) return false;
+  bool ok = read_at(fd, 0, static_cast<size_t>(st.st_size), bytes);
   close(fd);
-  if (ok && got != bytes.size()) why = "short read", ok = false;
+  if (!ok) why = "short read";
   return ok;
 }
 
+namespace {
+
+// A cache file written as it is made: into a temporary file in the same directory, renamed
+// over the path once whole (last writer wins); dropped on any failure or past the size cap.
+class FileWriter {
+ public:
+  explicit FileWriter(const std::string& path) {
+    std::string dir = split_dir(path, name_);
+    dfd_ = open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (dfd_ < 0) {
+      why_ = dir + ": " + std::strerror(errno);
+      return;
+    }
+    tmp_ = "." + name_ + "." + std::to_string(getpid()) + ".tmp";
+    fd_ = openat(dfd_, tmp_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
+    if (fd_ < 0) why_ = std::string("cannot write: ") + std::strerror(errno);
+  }
+  FileWriter(const FileWriter&) = delete;
+  FileWriter& operator=(const FileWriter&) = delete;
+  ~FileWriter() {
+    if (fd_ >= 0) close(fd_);
+    if (fd_ >= 0 || !why_.empty()) unlinkat(dfd_, tmp_.c_str(), 0);
+    if (dfd_ >= 0) close(dfd_);
+  }
+
+  void write(std::string_view bytes) {
+    if (!why_.empty()) return;
+    if ((written_ += bytes.size()) > kMaxCacheBytes) return void(why_ = "over the size limit; not written");
+    while (!bytes.empty()) {
+      ssize_t n = ::write(fd_, bytes.data(), bytes.size());
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) return void(why_ = std::string("cannot write: ") + std::strerror(errno));
+      bytes.remove_prefix(static_cast<size_t>(n));
+    }
+  }
+  // Renames the file into place; false (with `why`) when anything failed.
+  bool commit(std::string& why) {
+    if (why_.empty() && close(std::exchange(fd_, -1)) != 0) why_ = std::string("cannot write: ") + std::strerror(errno);
+    if (why_.empty() && renameat(dfd_, tmp_.c_str(), dfd_, name_.c_str()) != 0)
+      why_ = std::string("cannot rename: ") + std::strerror(errno);
+    why = why_;
+    return why_.empty();
+  }
+
+ private:
+  int dfd_ = -1, fd_ = -1;
+  std::string name_, tmp_, why_;
+  size_t written_ = 0;
+};
+
+}  // namespace
+
 bool write_cache_file(const std::string& path, const std::string& bytes, std::string& why) {
   if (bytes.size() > kMaxCacheBytes) return why = "over the size limit; not written", false;
-  std::string name, dir = split_dir(path, name);
-  int dfd = open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-  if (dfd < 0) return why = dir + ": " + std::strerror(errno), false;
-  std::string tmp = "." + name + "." + std::to_string(getpid()) + ".tmp";
-  int fd = openat(dfd, tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
-  bool ok = fd >= 0;
-  for (size_t done = 0; ok && done < bytes.size();) {
-    ssize_t n = write(fd, bytes.data() + done, bytes.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    ok = n > 0;
-    done += ok ? static_cast<size_t>(n) : 0;
-  }
-  if (!ok) why = std::string("cannot write: ") + std::strerror(errno);
-  if (fd >= 0 && close(fd) != 0) ok = false;
-  if (ok && renameat(dfd, tmp.c_str(), dfd, name.c_str()) != 0) why = std::string("cannot rename: ") + std::strerror(errno), ok = false;
-  if (!ok) unlinkat(dfd, tmp.c_str(), 0);
-  close(dfd);
-  return ok;
+  FileWriter out(path);
+  out.write(bytes);
+  return out.commit(why);
 }
 
 }  // namespace sc
@@ -157,15 +215,18 @@ double cpu_ms() {
 }
 
 // What decides reuse for every entry: unchanged after a run means there is nothing to write.
-uint64_t cache_state(const std::map<std::string, ParseCache::Entry>& entries) {
-  std::string all;
+// Hashed entry by entry (no copy of every path at once).
+uint64_t cache_state(const std::map<PathRef, ParseCache::Entry>& entries) {
+  uint64_t state = entries.size();
+  std::string one;
   for (const auto& [abs, e] : entries) {
-    all += abs + '\n' + e.key + '\n';
-    if (e.file) all += std::to_string(e.file->line_memo->lines.size());  // a memo grown: saved again
+    one.assign(abs).append(1, '\n').append(e.key).append(1, '\n');
+    if (e.file && e.file->line_memo) one += std::to_string(e.file->line_memo->lines.size());  // a memo grown: saved again
     for (int64_t v : {static_cast<int64_t>(e.hash), e.disk.dev, e.disk.ino, e.disk.size, e.disk.ctime_ns})
-      all.append(reinterpret_cast<const char*>(&v), sizeof v);
+      one.append(reinterpret_cast<const char*>(&v), sizeof v);
+    state = (state * 0x9E3779B97F4A7C15ull) ^ hash_bytes(one);
   }
-  return hash_bytes(all);
+  return state;
 }
 
 bool under(const std::string& a, const std::string& dir) {
@@ -174,7 +235,7 @@ bool under(const std::string& a, const std::string& dir) {
 
 // Entries for files outside the paths this run walks are set aside (the run cannot reach them)
 // and put back before saving: linting a few named files keeps the rest of the cache.
-std::map<std::string, ParseCache::Entry> out_of_scope(ParseCache& cache, const LintOptions& opt) {
+std::map<PathRef, ParseCache::Entry> out_of_scope(ParseCache& cache, const LintOptions& opt) {
   std::vector<std::string> scope;
   std::error_code ec;
   for (const std::string& p : opt.paths.empty() ? std::vector<std::string>{"."} : opt.paths) {
@@ -182,7 +243,7 @@ std::map<std::string, ParseCache::Entry> out_of_scope(ParseCache& cache, const L
     if (a.size() > 1 && a.back() == '/') a.pop_back();
     scope.push_back(a);
   }
-  std::map<std::string, ParseCache::Entry> aside;
+  std::map<PathRef, ParseCache::Entry> aside;
   for (auto it = cache.entries.begin(); it != cache.entries.end();) {
     bool in = std::any_of(scope.begin(), scope.end(), [&](const std::string& s) { return under(it->first, s); });
     if (in) ++it;
@@ -191,16 +252,60 @@ std::map<std::string, ParseCache::Entry> out_of_scope(ParseCache& cache, const L
   return aside;
 }
 
+// The cache file as loaded, kept open (not its bytes) for the entries saved again unchanged:
+// read back in windows, in the order they are asked for. Another run's save replaces the
+// file by a rename, which this descriptor does not see; a change in place (its size or
+// times differ) leaves nothing to copy.
+class LoadedFile {
+ public:
+  LoadedFile(int fd, const struct stat& st) : fd_(fd), st_(st) {}
+  LoadedFile(const LoadedFile&) = delete;
+  LoadedFile& operator=(const LoadedFile&) = delete;
+  ~LoadedFile() { close(fd_); }
+
+  std::string_view bytes(size_t at, size_t len) {
+    if (!unchanged()) return {};
+    if (at < win_at_ || at + len > win_at_ + win_.size()) {
+      size_t end = std::min(static_cast<size_t>(st_.st_size), std::max(at + len, at + kWindow));
+      win_at_ = at;
+      if (at + len > end || !read_at(fd_, at, end - at, win_)) return win_.clear(), std::string_view();
+    }
+    return std::string_view(win_).substr(at - win_at_, len);
+  }
+
+ private:
+  static constexpr size_t kWindow = 1u << 20;
+  bool unchanged() {
+    if (checked_) return same_;
+    struct stat now;
+    checked_ = true;
+    same_ = fstat(fd_, &now) == 0 && now.st_size == st_.st_size && now.st_mtim.tv_sec == st_.st_mtim.tv_sec &&
+            now.st_mtim.tv_nsec == st_.st_mtim.tv_nsec && now.st_ctim.tv_sec == st_.st_ctim.tv_sec &&
+            now.st_ctim.tv_nsec == st_.st_ctim.tv_nsec;
+    return same_;
+  }
+  int fd_;
+  struct stat st_;
+  std::string win_;
+  size_t win_at_ = 0;
+  bool checked_ = false, same_ = false;
+};
+
+// Decodes the cache file; its bytes go once decoded (`raw` reads them again to save).
 void load(const std::string& root, const std::string& options, ParseCache& cache, EncodedEntries& raw,
           CacheReport& rep) {
   double t0 = cpu_ms();
-  auto bytes = std::make_shared<std::string>();
   std::string why;
-  raw.buf = bytes;
-  if (read_cache_file(rep.file, *bytes, why) && !decode_cache(*bytes, root, options, cache, why, &raw))
-    rep.note = "cache file ignored: " + why;
-  else if (!why.empty())
-    rep.note = "cache file ignored: " + why;
+  struct stat st;
+  int fd = open_cache_file(rep.file, st, why);
+  if (fd >= 0) {
+    auto file = std::make_shared<LoadedFile>(fd, st);
+    std::string bytes;
+    if (!read_at(fd, 0, static_cast<size_t>(st.st_size), bytes)) why = "short read";
+    else if (decode_cache(bytes, root, options, cache, why, &raw))
+      raw.bytes = [file](size_t at, size_t len) { return file->bytes(at, len); };
+  }
+  if (!why.empty()) rep.note = "cache file ignored: " + why;
   rep.loaded = cache.entries.size();
   rep.load_ms = cpu_ms() - t0;
 }
@@ -211,7 +316,9 @@ void save(const std::string& root, const std::string& options, const ParseCache&
   std::string why;
   size_t left_out = 0;
   auto add = [&](const std::string& what) { rep.note += (rep.note.empty() ? "" : "; ") + what; };
-  if (write_cache_file(rep.file, encode_cache(cache, root, options, &left_out, &raw), why)) rep.saved = true;
+  FileWriter out(rep.file);
+  encode_cache(cache, root, options, [&](std::string_view bytes) { out.write(bytes); }, &left_out, &raw);
+  if (out.commit(why)) rep.saved = true;
   else add("cache not written: " + why);
   if (left_out) add(std::to_string(left_out) + " files not cached (facts naming another file)");
   rep.save_ms = cpu_ms() - t0;
@@ -260,7 +367,7 @@ LintResult lint_with_disk_cache(const LintOptions& opt, const std::string& root)
   if (has_file) tables = std::thread([] { try { knowledge::load_errors(); } catch (...) {} });
   load(root, options, cache, raw, rep);
   if (tables.joinable()) tables.join();
-  std::map<std::string, ParseCache::Entry> aside = out_of_scope(cache, opt);
+  std::map<PathRef, ParseCache::Entry> aside = out_of_scope(cache, opt);
   uint64_t before = rep.loaded ? cache_state(cache.entries) : ~uint64_t(0);
   run.reuse = &cache;
   LintResult res = run_lint(run);

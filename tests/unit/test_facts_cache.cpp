@@ -63,7 +63,7 @@ ParseCache one_entry(const std::string& text = std::string(40, 'x') + "\n" + std
   SuppressDirective d{true, {{"G9", {26, 20, 26, 22}, 3}}, "vendor pin", at(26), 26, 27};
   pf->suppressions = {d};
   pf->suppression_problems = {{Level::Error, kPath, {28, 1, 28, 9}, "unknown rule 'G99'", "bad-suppression"}};
-  pf->line_memo->lines = {{1, "xx"}, {2, "y y"}};
+  pf->memo().lines = {{1, "xx"}, {2, "y y"}};
   ParseCache c;
   ParseCache::Entry& e = c.entries[pf->abs_path];
   e.key = kPath + "\nDockerfile\ndisk+ignore";
@@ -77,10 +77,13 @@ ParseCache one_entry(const std::string& text = std::string(40, 'x') + "\n" + std
 
 // `bytes` decoded, with where each entry lies in them recorded in `raw`.
 ParseCache decoded_with_raw(const std::string& bytes, EncodedEntries& raw) {
-  raw.buf = std::make_shared<const std::string>(bytes);
+  auto buf = std::make_shared<const std::string>(bytes);
   ParseCache back;
   std::string why;
-  REQUIRE(decode_cache(*raw.buf, kRoot, "o", back, why, &raw));
+  REQUIRE(decode_cache(*buf, kRoot, "o", back, why, &raw));
+  raw.bytes = [buf](size_t at, size_t len) {
+    return at + len <= buf->size() ? std::string_view(*buf).substr(at, len) : std::string_view();
+  };
   return back;
 }
 
@@ -138,6 +141,27 @@ TEST_CASE("facts cache: a file that keeps its text keeps it through the cache") 
   CHECK_FALSE(back.entries.begin()->second.file->src.released());
 }
 
+TEST_CASE("facts cache: written in blocks as it is made, the same bytes as made whole") {
+  ParseCache c = one_entry();
+  auto pf = std::make_shared<ParsedFile>(*c.entries.begin()->second.file);
+  pf->src = SourceFile(kPath, "FROM x\n" + std::string(300000, '#'));  // a kept text: several blocks
+  c.entries.begin()->second.file = pf;
+  std::vector<std::string> blocks;
+  encode_cache(c, kRoot, "o", [&](std::string_view b) { blocks.emplace_back(b); });
+  CHECK(blocks.size() >= 3);  // header, payload, trailer
+  std::string joined;
+  for (const std::string& b : blocks) joined += b;
+  CHECK(joined == encode_cache(c, kRoot, "o"));
+  std::string payload = joined.substr(blocks[0].size(), joined.size() - blocks[0].size() - 24);
+  uint64_t sum = 0;
+  for (int k = 0; k < 8; ++k) sum |= uint64_t(static_cast<unsigned char>(joined[joined.size() - 8 + k])) << (8 * k);
+  CHECK(sum == cache_checksum(payload));
+  ParseCache back;
+  std::string why;
+  REQUIRE(decode_cache(joined, kRoot, "o", back, why));
+  CHECK(back.entries.begin()->second.file->src.text().size() == pf->src.text().size());
+}
+
 TEST_CASE("facts cache: entries naming another file, outside the root or from a buffer are not written") {
   ParseCache c = one_entry();
   ParseCache::Entry e = c.entries.begin()->second;
@@ -184,22 +208,19 @@ TEST_CASE("facts cache: another version, root, options, a truncation or a flippe
 // fails or yields entries that name only their own file, within the file's size.
 TEST_CASE("facts cache: forged payloads are rejected or stay within their own file") {
   std::string bytes = encode_cache(one_entry(std::string(30, 'a')), kRoot, "o");
-  uint64_t size = static_cast<uint64_t>(bytes.size());
-  // the payload is the tail whose length the header holds right before the checksum
-  size_t head = 0;
-  for (size_t h = 8; h + 16 <= bytes.size(); ++h) {
-    uint64_t n = 0;
-    for (int i = 0; i < 8; ++i) n |= uint64_t(static_cast<unsigned char>(bytes[h + i])) << (8 * i);
-    if (n == size - (h + 16)) { head = h + 16; break; }
-  }
-  REQUIRE(head > 0);
+  // the payload lies before the trailer (entries, payload size, checksum: 8 bytes each)
+  const size_t trailer = 24, end = bytes.size() - trailer;
+  uint64_t size = 0;
+  for (int i = 0; i < 8; ++i) size |= uint64_t(static_cast<unsigned char>(bytes[end + 8 + i])) << (8 * i);
+  REQUIRE(size < end);
+  const size_t head = end - size;
   size_t rejected = 0, accepted = 0;
-  for (size_t i = head; i < bytes.size(); ++i) {
+  for (size_t i = head; i < end + 8; ++i) {  // the payload and the entry count
     for (unsigned char delta : {0x01, 0x40, 0x7f, 0x80, 0xff}) {
       std::string forged = bytes;
       forged[i] = static_cast<char>(static_cast<unsigned char>(forged[i]) ^ delta);
-      uint64_t sum = hash_bytes(std::string_view(forged).substr(head));
-      for (int k = 0; k < 8; ++k) forged[head - 8 + k] = static_cast<char>(sum >> (8 * k));
+      uint64_t sum = cache_checksum(std::string_view(forged).substr(head, size));
+      for (int k = 0; k < 8; ++k) forged[end + 16 + k] = static_cast<char>(sum >> (8 * k));
       ParseCache back;
       std::string why;
       if (!decode_cache(forged, kRoot, "o", back, why)) {
@@ -259,7 +280,15 @@ TEST_CASE("facts cache: entries loaded from a buffer are saved again byte for by
   ParseCache back = decoded_with_raw(first, raw);
   std::string why;
   REQUIRE(raw.by_file.count(back.entries.begin()->second.file.get()));
+  size_t asked = 0;
+  auto loaded = raw.bytes;
+  raw.bytes = [&](size_t at, size_t len) { return ++asked, loaded(at, len); };
   CHECK(encode_cache(back, kRoot, "o", nullptr, &raw) == first);
+  CHECK(asked == 1);
+  // the loaded bytes gone (the file changed in place): encoded anew, the same
+  raw.bytes = [](size_t, size_t) { return std::string_view(); };
+  CHECK(encode_cache(back, kRoot, "o", nullptr, &raw) == first);
+  raw.bytes = loaded;
   back.entries.begin()->second.disk.ctime_ns += 1;  // the stamp is written anew, the rest copied
   ParseCache again;
   REQUIRE(decode_cache(encode_cache(back, kRoot, "o", nullptr, &raw), kRoot, "o", again, why));
@@ -278,7 +307,7 @@ TEST_CASE("facts cache: a flagged-line memo that grew is saved anew; a forged on
   EncodedEntries raw;
   ParseCache back = decoded_with_raw(first, raw);
   std::string why;
-  LineMemo& memo = *back.entries.begin()->second.file->line_memo;
+  LineMemo& memo = back.entries.begin()->second.file->memo();
   memo.lines.push_back({3, "z"});
   memo.grown = true;
   std::string grown = encode_cache(back, kRoot, "o", nullptr, &raw);
@@ -290,7 +319,7 @@ TEST_CASE("facts cache: a flagged-line memo that grew is saved anew; a forged on
   for (std::pair<int, std::string> bad : {std::pair<int, std::string>{1, "dup"}, {1000, "far"}, {4, ""},
                                           {4, std::string(LineMemo::kMaxBytes + 1, 'l')}}) {
     ParseCache c = one_entry();
-    c.entries.begin()->second.file->line_memo->lines.push_back(bad);
+    c.entries.begin()->second.file->memo().lines.push_back(bad);
     CHECK_FALSE(decode_cache(encode_cache(c, kRoot, "o"), kRoot, "o", again, why));
   }
 }
