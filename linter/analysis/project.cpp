@@ -97,6 +97,13 @@ ParsedFile* Project::own(const ParsedFile* f) {
 
 bool Project::skips_test(const ParsedFile& f) const { return !target.include_tests && is_test_path(f.src.path()); }
 
+// `abs` is `root`/`display`: find() reaches it by its display path once the root is taken off
+// (not for the root "/", which find() does not take off).
+static bool under_root_as(std::string_view abs, std::string_view root, std::string_view display) {
+  return root != "/" && abs.size() == root.size() + 1 + display.size() && abs.substr(0, root.size()) == root &&
+         abs[root.size()] == '/' && abs.substr(root.size() + 1) == display;
+}
+
 const ParsedFile* Project::find(const std::string& display_path) const {
   if (indexed_files_ != files.size()) {
     index_.clear(), abs_index_.clear();
@@ -104,7 +111,7 @@ const ParsedFile* Project::find(const std::string& display_path) const {
       PathRef display = f->src.path();
       if (std::string n = normalize_path(display); n != display) display = n;  // rare: interned
       index_.emplace(display.str(), f.get());
-      abs_index_.emplace(f->abs_path, f.get());
+      if (!under_root_as(f->abs_path, root, display)) abs_index_.emplace(f->abs_path, f.get());
     }
     indexed_files_ = files.size();
   }

@@ -132,8 +132,9 @@ class Project {
   void link_one_target(const ParsedFile& f, const Install& in, const std::string& value, const Location& loc,
                        bool is_constraint);
   void find_include_cycles();
-  // normalised display path / absolute path -> file, rebuilt when `files` grows; the keys view
-  // the files' own paths (files replaced by own() stay in replaced_) or interned ones
+  // normalised display path -> file, rebuilt when `files` grows; the keys view the files' own
+  // paths (files replaced by own() stay in replaced_) or interned ones. abs_index_ holds only
+  // the files whose absolute path is not root/display (the others are found through index_).
   mutable std::unordered_map<std::string_view, const ParsedFile*> index_, abs_index_;
   mutable size_t indexed_files_ = 0;
   // the lock files among `files` (has_lockfile_pin runs per requirement: no full scan each time)
