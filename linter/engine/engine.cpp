@@ -377,9 +377,22 @@ std::vector<WalkedFile> walk_files(const LintOptions& opt, const std::vector<std
 struct Job {
   const WalkedFile* wf = nullptr;
   const Parser* parser = nullptr;
-  std::vector<Notification> notes;
   std::shared_ptr<const ParsedFile> pf;  // shared with a ParseCache when LintOptions::reuse is set
-  std::vector<Notification> parse_notes;  // the parser's (kept with the facts in a ParseCache)
+  // Reading's notes, and the parser's (kept with the facts in a ParseCache); most files have none.
+  struct Notes {
+    std::vector<Notification> read, parse;
+  };
+  std::unique_ptr<Notes> notes;
+  Notes& add_notes() {
+    if (!notes) notes = std::make_unique<Notes>();
+    return *notes;
+  }
+  const std::vector<Notification>& read_notes() const { return notes ? notes->read : kNone; }
+  const std::vector<Notification>& parse_notes() const { return notes ? notes->parse : kNone; }
+  void set_notes(const std::vector<Notification>& read, const std::vector<Notification>& parse) {
+    if (!read.empty() || !parse.empty()) add_notes() = {read, parse};
+  }
+  static inline const std::vector<Notification> kNone;
   // With LintOptions::reuse only: what the ParseCache entry is matched on.
   struct ReuseKey {
     std::string cache_key;
@@ -453,7 +466,7 @@ std::vector<Job> classify_files(const std::vector<WalkedFile>& files, const Lint
     job.parser = classify(wf, opt);
     if (!job.parser) {
       if (wf.explicit_arg)
-        job.notes.push_back({Level::Warning, wf.display, {}, "not linted: sparkcheck has no parser for this kind of file", "unknown-kind"});
+        job.add_notes().read.push_back({Level::Warning, wf.display, {}, "not linted: sparkcheck has no parser for this kind of file", "unknown-kind"});
       continue;
     }
     job.parse = true;
@@ -519,7 +532,7 @@ bool job_text(const WalkedFile& wf, const LintOptions& opt, std::string& text, u
   return usable_text(wf, text, notes);
 }
 
-// Parses the file's text into job.pf; the parser's notes go to job.parse_notes.
+// Parses the file's text into job.pf; the parser's notes go to the job's parse notes.
 void parse_fresh(Job& job, std::string text, uint64_t hash, const LintOptions& opt, const Prefilter& filter) {
   const WalkedFile& wf = *job.wf;
   auto pf = std::make_shared<ParsedFile>();
@@ -542,7 +555,7 @@ void parse_fresh(Job& job, std::string text, uint64_t hash, const LintOptions& o
   pf->facts = std::move(facts);
   if (crlf && (pf->facts->kind == FileKind::Shell))
     diag.notes.push_back({Level::Warning, wf.display, {}, "CRLF line endings: bash reads the carriage returns as part of each command ($'\\r': command not found); convert to LF", "crlf"});
-  job.parse_notes = std::move(diag.notes);
+  if (!diag.notes.empty()) job.add_notes().parse = std::move(diag.notes);
   read_suppressions(*pf, opt);
   drop_text(*pf, opt, bytes_read);
   job.pf = std::move(pf);
@@ -564,7 +577,7 @@ bool reuse_parsed(Job& job, const LintOptions& opt, uint64_t hash) {
   auto it = opt.reuse->entries.find(job.wf->abs);
   if (it == opt.reuse->entries.end() || it->second.hash != hash || it->second.key != job.reuse->cache_key) return false;
   job.pf = it->second.file;
-  job.parse_notes = it->second.notes;
+  if (!it->second.notes.empty()) job.add_notes().parse = it->second.notes;
   job.reused = true;
   job.reuse->cache_key = std::string();  // the entry has it (remember_parsed moves the entry)
   return true;
@@ -597,8 +610,7 @@ bool reuse_unread(Job& job, const LintOptions& opt) {
   auto it = opt.reuse->entries.find(job.wf->abs);
   if (it == opt.reuse->entries.end() || it->second.disk != job.reuse->stamp || it->second.key != job.reuse->cache_key) return false;
   job.pf = it->second.file;
-  job.parse_notes = it->second.notes;
-  job.notes = it->second.read_notes;
+  job.set_notes(it->second.read_notes, it->second.notes);
   job.reused = true;
   job.reuse->cache_key = std::string();  // the entry has it (remember_parsed moves the entry)
   return true;
@@ -608,7 +620,10 @@ void parse_job(Job& job, const LintOptions& opt, const Prefilter& filter) {
   if (reuse_unread(job, opt)) return;
   uint64_t hash = 0;
   std::string text;
-  if (!job_text(*job.wf, opt, text, hash, job.notes)) return;
+  std::vector<Notification> notes;
+  bool ok = job_text(*job.wf, opt, text, hash, notes);
+  if (!notes.empty()) job.add_notes().read = std::move(notes);
+  if (!ok) return;
   if (!reuse_parsed(job, opt, hash)) parse_fresh(job, std::move(text), hash, opt, filter);
 }
 
@@ -657,10 +672,10 @@ void remember_parsed(const std::vector<Job>& jobs, ParseCache& cache) {
     auto at = moved ? next.insert(cache.entries.extract(old)).position : next.try_emplace(job.wf->abs).first;
     ParseCache::Entry& e = at->second;
     bool hit = moved || (job.reused && e.file);  // a file named twice: its entry moved already
-    if (!hit) e = {job.reuse->cache_key, job.pf->content_hash, job.pf, job.parse_notes, {}, {}};
+    if (!hit) e = {job.reuse->cache_key, job.pf->content_hash, job.pf, job.parse_notes(), {}, {}};
     ++(hit ? cache.hits : cache.misses);
     e.disk = job.reuse->stamp;
-    e.read_notes = job.notes;
+    e.read_notes = job.read_notes();
   }
   cache.entries = std::move(next);
 }
@@ -670,8 +685,10 @@ void build_project(std::vector<Job>& jobs, const LintOptions& opt, LintResult& r
   size_t parsed = static_cast<size_t>(std::count_if(jobs.begin(), jobs.end(), [](const Job& j) { return j.pf != nullptr; }));
   res.linted.reserve(parsed), res.project.files.reserve(parsed);  // no doubling slack at the peak
   for (auto& job : jobs) {
-    for (auto& n : job.notes) res.notifications.push_back(std::move(n));
-    for (auto& n : job.parse_notes) res.notifications.push_back(std::move(n));
+    if (job.notes) {
+      for (auto& n : job.notes->read) res.notifications.push_back(std::move(n));
+      for (auto& n : job.notes->parse) res.notifications.push_back(std::move(n));
+    }
     if (!job.pf) continue;
     res.linted.push_back(job.pf->src.path());
     res.project.files.push_back(std::move(job.pf));
