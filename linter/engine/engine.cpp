@@ -118,6 +118,28 @@ bool usable_text(const WalkedFile& wf, std::string& text, std::vector<Notificati
   return true;
 }
 
+// The size to read: the walk's status (a regular file then), else the open file's. False,
+// with a notification, when it is no regular file or over the limit.
+bool size_to_read(const WalkedFile& wf, int fd, size_t max_bytes, size_t& size, std::vector<Notification>& notes) {
+  auto fail = [&](const std::string& msg, const std::string& id, Level l = Level::Warning) {
+    notes.push_back({l, wf.display, {}, msg, id});
+    return false;
+  };
+  struct stat st;
+  if (wf.size >= 0) {
+    st.st_size = wf.size;  // a file swapped since the walk reads as what it is now, within max_bytes
+  } else {
+    if (fstat(fd, &st) != 0) return fail(std::string("cannot stat file: ") + std::strerror(errno), "read-error", Level::Error);
+    if (!S_ISREG(st.st_mode))
+      return fail(std::string("not linted: the path is ") + special_kind(st.st_mode) + ", not a regular file", "not-regular-file");
+  }
+  size = static_cast<size_t>(st.st_size);
+  if (size > max_bytes)
+    return fail("not linted: file is " + mb(size) + ", over the " + mb(max_bytes) + " limit (raise it with --max-file-size)",
+                "file-too-large");
+  return true;
+}
+
 // Reads a file once; returns false (with a notification) when it cannot be linted.
 bool read_file(const WalkedFile& wf, size_t max_bytes, std::string& text, uint64_t& hash,
                std::vector<Notification>& notes) {
@@ -127,27 +149,15 @@ bool read_file(const WalkedFile& wf, size_t max_bytes, std::string& text, uint64
   };
   int fd = open(wf.abs.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY | (wf.explicit_arg ? 0 : O_NOFOLLOW));
   if (fd < 0) return fail(std::string("cannot read file: ") + std::strerror(errno), "read-error", Level::Error);
-  struct stat st;
-  if (fstat(fd, &st) != 0) {
-    close(fd);
-    return fail(std::string("cannot stat file: ") + std::strerror(errno), "read-error", Level::Error);
-  }
-  if (!S_ISREG(st.st_mode)) {
-    close(fd);
-    return fail(std::string("not linted: the path is ") + special_kind(st.st_mode) + ", not a regular file",
-                "not-regular-file");
-  }
-  if (static_cast<size_t>(st.st_size) > max_bytes) {
-    close(fd);
-    return fail("not linted: file is " + mb(static_cast<size_t>(st.st_size)) + ", over the " + mb(max_bytes) +
-                    " limit (raise it with --max-file-size)", "file-too-large");
-  }
+  size_t size = 0;
+  if (!size_to_read(wf, fd, max_bytes, size, notes)) return close(fd), false;
   // Straight into the string: its size as stat gave it, one byte more to see growth at once.
   size_t have = 0;
-  text.resize(static_cast<size_t>(st.st_size) + 1);
+  text.resize(size + 1);
   for (;;) {
     if (have == text.size()) text.resize(std::min(text.size() * 2, max_bytes + 1));
-    ssize_t n = read(fd, text.data() + have, text.size() - have);
+    size_t want = text.size() - have;
+    ssize_t n = read(fd, text.data() + have, want);
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) {
       int e = errno;
@@ -160,6 +170,7 @@ bool read_file(const WalkedFile& wf, size_t max_bytes, std::string& text, uint64
       close(fd);
       return fail("not linted: file grew over the " + mb(max_bytes) + " limit while reading", "file-too-large");
     }
+    if (have == size && static_cast<size_t>(n) < want) break;  // the size stat gave, and not a byte more: the end
   }
   close(fd);
   text.resize(have);
