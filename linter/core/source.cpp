@@ -4,9 +4,9 @@
 #include <atomic>
 #include <cctype>
 #include <cstring>
+#include <deque>
 #include <mutex>
 #include <ostream>
-#include <unordered_set>
 
 #include "core/read_file.h"
 
@@ -15,21 +15,57 @@ namespace sc {
 const std::string PathRef::kEmpty;
 
 namespace {
-struct PathHash {
-  using is_transparent = void;
-  size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+// The interned paths: strings in a deque (they never move) and an open-addressing table of
+// (hash, string) slots. A lookup compares stored hashes before touching a string, and growing
+// re-slots by the stored hashes alone: a walk interning 400,000 new paths stays linear (a
+// node-based set cost 10x the time for 4x the paths, in cache misses).
+class PathPool {
+ public:
+  const std::string* intern(std::string_view s) {
+    uint64_t h = std::hash<std::string_view>{}(s) | 1;  // 0 marks an empty slot
+    if ((used_ + 1) * 4 > slots_.size() * 3) grow();
+    size_t mask = slots_.size() - 1;
+    for (size_t i = h & mask;; i = (i + 1) & mask) {
+      Slot& slot = slots_[i];
+      if (slot.hash == 0) {
+        strings_.emplace_back(s);
+        slot = {h, &strings_.back()};
+        ++used_;
+        return slot.str;
+      }
+      if (slot.hash == h && *slot.str == s) return slot.str;
+    }
+  }
+
+ private:
+  struct Slot {
+    uint64_t hash = 0;
+    const std::string* str = nullptr;
+  };
+  void grow() {
+    std::vector<Slot> old(std::max<size_t>(1024, slots_.size() * 2));
+    old.swap(slots_);
+    size_t mask = slots_.size() - 1;
+    for (const Slot& o : old) {
+      if (o.hash == 0) continue;
+      size_t i = o.hash & mask;
+      while (slots_[i].hash != 0) i = (i + 1) & mask;
+      slots_[i] = o;
+    }
+  }
+  std::deque<std::string> strings_;
+  std::vector<Slot> slots_;
+  size_t used_ = 0;
 };
 }  // namespace
 
 const std::string* PathRef::intern(std::string_view s) {
   if (s.empty()) return &kEmpty;
-  // Never destroyed: paths stay valid in static destructors. Nodes never move.
-  static auto* pool = new std::unordered_set<std::string, PathHash, std::equal_to<>>();
+  // Never destroyed: paths stay valid in static destructors.
+  static auto* pool = new PathPool();
   static std::mutex mu;
   std::lock_guard<std::mutex> lock(mu);
-  auto it = pool->find(s);
-  if (it == pool->end()) it = pool->emplace(s).first;
-  return &*it;
+  return pool->intern(s);
 }
 
 std::ostream& operator<<(std::ostream& os, PathRef p) { return os << p.str(); }

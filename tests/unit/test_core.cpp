@@ -57,6 +57,14 @@ TEST_CASE("interned paths: one string per path, from any thread, ordered as stri
     });
   for (auto& th : threads) th.join();
   for (const std::string* s : seen) CHECK(s == &PathRef("thread/7").str());
+  // The pool's table grows many times over: every path keeps its one string.
+  std::vector<const std::string*> first;
+  for (int i = 0; i < 20000; ++i) first.push_back(&PathRef("grow/" + std::to_string(i)).str());
+  int same = 0;
+  for (int i = 0; i < 20000; ++i)
+    same += &PathRef("grow/" + std::to_string(i)).str() == first[static_cast<size_t>(i)] &&
+            *first[static_cast<size_t>(i)] == "grow/" + std::to_string(i);
+  CHECK(same == 20000);
 }
 
 TEST_CASE("facts box: empty facts are shared per kind, written facts are the file's own") {
