@@ -30,9 +30,25 @@ struct ParsedFile {
   FactsBox facts;  // the shared empty one for most files (see FactsBox)
   PathRef abs_path;  // interned, as the source's re-read path
   uint64_t content_hash = 0;  // hash_bytes() of the file's bytes as read (before a BOM is dropped)
-  // inline suppression comments, read with the facts (the text is gone by the time rules run)
-  std::vector<SuppressDirective> suppressions;
-  std::vector<Notification> suppression_problems;
+  // Inline suppression comments and the problems found in them, read with the facts (the text
+  // is gone by the time rules run). Null for a file without any (most); never changed once
+  // read, so Project::own's copies share them.
+  struct InlineIgnores {
+    std::vector<SuppressDirective> directives;
+    std::vector<Notification> problems;
+  };
+  std::shared_ptr<const InlineIgnores> inline_ignores;
+  const std::vector<SuppressDirective>& suppressions() const {
+    return inline_ignores ? inline_ignores->directives : kNoIgnores.directives;
+  }
+  const std::vector<Notification>& suppression_problems() const {
+    return inline_ignores ? inline_ignores->problems : kNoIgnores.problems;
+  }
+  void set_suppressions(std::vector<SuppressDirective> d, std::vector<Notification> problems) {
+    if (d.empty() && problems.empty()) inline_ignores.reset();
+    else inline_ignores = std::make_shared<InlineIgnores>(InlineIgnores{std::move(d), std::move(problems)});
+  }
+  static inline const InlineIgnores kNoIgnores;
   mutable std::shared_ptr<LineMemo> line_memo;  // null until a line is remembered
   LineMemo& memo() const {
     if (!line_memo) line_memo = std::make_shared<LineMemo>();

@@ -210,10 +210,10 @@ void apply_inline_suppressions(LintResult& res, const LintOptions& opt, const st
   bool meta_on = (opt.select.empty() || opt.select.count(kUnusedSuppression)) && !opt.ignore.count(kUnusedSuppression);
   std::vector<Finding> unused;
   for (const auto& pf : res.project.files) {
-    if (!pf->suppression_problems.empty()) res.input_error = true;
-    for (const auto& n : pf->suppression_problems) res.notifications.push_back(n);
-    if (pf->suppressions.empty()) continue;
-    std::vector<SuppressDirective> dirs = pf->suppressions;  // this run's use counts (the file is shared)
+    if (!pf->suppression_problems().empty()) res.input_error = true;
+    for (const auto& n : pf->suppression_problems()) res.notifications.push_back(n);
+    if (pf->suppressions().empty()) continue;
+    std::vector<SuppressDirective> dirs = pf->suppressions();  // this run's use counts (the file is shared)
     apply_suppressions(dirs, res.findings);
     if (!meta_on) continue;
     const std::string& path = pf->src.path();
@@ -511,7 +511,9 @@ void read_suppressions(ParsedFile& pf, const LintOptions& opt) {
   const std::string& t = pf.src.text();
   if (!opt.inline_ignore || !memmem(t.data(), t.size(), "sparkcheck", 10)) return;  // glibc's memmem: no per-'s' stop
   const auto* only = pf.facts->kind == FileKind::Markdown ? &pf.facts->code_lines : nullptr;
-  pf.suppressions = parse_suppressions(pf.src, opt.allow_reasonless_suppressions, pf.suppression_problems, only);
+  std::vector<Notification> problems;
+  auto found = parse_suppressions(pf.src, opt.allow_reasonless_suppressions, problems, only);
+  pf.set_suppressions(std::move(found), std::move(problems));
 }
 
 // Once its facts are taken a file's text goes (outputs re-read the lines they show), unless a

@@ -54,7 +54,7 @@ static_assert(sizeof(FileFacts) == 464, "serialize the new FileFacts field in fa
 static_assert(sizeof(SuppressDirective) == 96, "serialize the new SuppressDirective field in facts_cache.cpp");
 static_assert(sizeof(Notification) == 120, "serialize the new Notification field in facts_cache.cpp");
 static_assert(sizeof(DiskStamp) == 32, "serialize the new DiskStamp field in facts_cache.cpp");
-static_assert(sizeof(ParsedFile) - sizeof(SourceFile) == 96, "serialize the new ParsedFile field in facts_cache.cpp");
+static_assert(sizeof(ParsedFile) - sizeof(SourceFile) == 64, "serialize the new ParsedFile field in facts_cache.cpp");
 #endif
 
 // The structs' sizes, mixed: a cache written by a build with other structs is ignored.
@@ -358,7 +358,9 @@ void write_entry(Writer& w, const std::string& display, const ParseCache::Entry&
     if (!body.empty()) return w.raw(body);  // as loaded (checked then)
   }
   write_source(w, pf.src, pf.content_hash);
-  w(m.notes), w(m.read_notes), w(const_cast<FileFacts&>(*pf.facts)), w(pf.suppressions), w(pf.suppression_problems);
+  w(m.notes), w(m.read_notes), w(const_cast<FileFacts&>(*pf.facts));
+  w(const_cast<std::vector<SuppressDirective>&>(pf.suppressions()));
+  w(const_cast<std::vector<Notification>&>(pf.suppression_problems()));
   std::vector<std::pair<int, std::string>> none;
   w(pf.src.released() && memo ? pf.line_memo->lines : none);  // a kept text needs no memo
 }
@@ -413,7 +415,10 @@ void read_entry(Reader& r, const std::string& root, ParseCache& cache, EncodedEn
   if (!r.spend(sizeof(ParsedFile) + sizeof(ParseCache::Entry) + 2 * abs.size())) return;
   std::shared_ptr<ParsedFile> pf = read_source(r, abs);
   FileFacts facts;
-  r(e.notes), r(e.read_notes), r(facts), r(pf->suppressions), r(pf->suppression_problems);
+  std::vector<SuppressDirective> directives;
+  std::vector<Notification> problems;
+  r(e.notes), r(e.read_notes), r(facts), r(directives), r(problems);
+  pf->set_suppressions(std::move(directives), std::move(problems));
   read_line_memo(r, *pf);
   pf->facts = std::move(facts);
   if (!consistent(*pf->facts) || !starts_with(e.key, display + "\n") || e.hash != pf->content_hash) r.bad = true;

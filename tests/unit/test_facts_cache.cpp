@@ -61,8 +61,7 @@ ParseCache one_entry(const std::string& text = std::string(40, 'x') + "\n" + std
   pf->src.release(pf->abs_path, pf->content_hash, text.size() + 3);
   pf->facts = every_fact();
   SuppressDirective d{true, {{"G9", {26, 20, 26, 22}, 3}}, "vendor pin", at(26), 26, 27};
-  pf->suppressions = {d};
-  pf->suppression_problems = {{Level::Error, kPath, {28, 1, 28, 9}, "unknown rule 'G99'", "bad-suppression"}};
+  pf->set_suppressions({d}, {{Level::Error, kPath, {28, 1, 28, 9}, "unknown rule 'G99'", "bad-suppression"}});
   pf->memo().lines = {{1, "xx"}, {2, "y y"}};
   ParseCache c;
   ParseCache::Entry& e = c.entries[pf->abs_path];
@@ -121,8 +120,8 @@ TEST_CASE("facts cache: every fact type survives the round trip") {
   CHECK(f.expansions[0].used.path == kPath);
   CHECK(f.services[0].mounts[0].second == "/app");
   CHECK(f.locked.at("vllm") == "0.11");
-  CHECK(pf.suppressions[0].ids[0].used == 3);
-  CHECK(pf.suppression_problems[0].level == Level::Error);
+  CHECK(pf.suppressions()[0].ids[0].used == 3);
+  CHECK(pf.suppression_problems()[0].level == Level::Error);
   CHECK(pf.line_memo->lines == c.entries.begin()->second.file->line_memo->lines);
   CHECK_FALSE(pf.line_memo->grown);
   // writing what was read gives the same bytes: every field read is every field written
