@@ -98,14 +98,21 @@ SourceFile& SourceFile::operator=(const SourceFile& o) {
   return *this;
 }
 
-SourceFile::Body& SourceFile::b() const {
+// Reading never makes a body (a SourceFile may be read from several threads): a file made
+// without text reads as this empty one. Writing (the text, the line map) makes its own.
+const SourceFile::Body& SourceFile::b() const {
+  static const Body empty;
+  return body_ ? *body_ : empty;
+}
+
+SourceFile::Body& SourceFile::own_body() {
   if (!body_) body_ = std::make_unique<Body>();
   return *body_;
 }
 
 const std::string& SourceFile::text() const { return restored_().b().text; }
 int SourceFile::line_count() const { return static_cast<int>(restored_().b().line_starts.size()); }
-void SourceFile::set_line_map(std::vector<LineMapEntry> m) { b().line_map = std::move(m); }
+void SourceFile::set_line_map(std::vector<LineMapEntry> m) { own_body().line_map = std::move(m); }
 
 size_t SourceFile::line_start(int line1) const {
   const Body& s = restored_().b();
@@ -125,7 +132,7 @@ size_t skip_ascii_words(std::string_view s, size_t i) {
 }  // namespace
 
 void SourceFile::index_lines_() {
-  Body& bd = b();
+  Body& bd = own_body();
   const std::string& t = bd.text;
   bd.line_starts.assign(1, 0);
   const char* d = t.data();
@@ -154,7 +161,7 @@ struct Restorer {
     if (!read_regular_file(f.reload_path_, text, error, f.size_) || hash_bytes(text) != f.hash_)
       text.clear();  // gone or changed since it was linted: no line of it is shown
     if (text.compare(0, 3, "\xEF\xBB\xBF") == 0) text.erase(0, 3);
-    f.b().text = std::move(text);
+    f.own_body().text = std::move(text);
     f.index_lines_();
     f.loaded_ = true;
   }
@@ -204,8 +211,8 @@ uint64_t hash_bytes(std::string_view s) {
 
 int SourceFile::cols_in_line_(int l, std::string_view ln, size_t bytes) const {
   bytes = std::min(bytes, ln.size());
-  if (ascii_) return static_cast<int>(bytes);
-  Body& m = b();
+  if (ascii_ || !body_) return static_cast<int>(bytes);  // no body: no text, nothing but ASCII
+  Body& m = *body_;  // its column memo (mutable, as every column computation is one thread's)
   if (m.memo_line == l && m.memo_byte <= bytes) {
     m.memo_cols += utf8_cols(ln.substr(m.memo_byte), bytes - m.memo_byte);
   } else {

@@ -121,7 +121,8 @@ class SourceFile {
   mutable std::unique_ptr<Body> body_;
   mutable bool loaded_ = true;
   bool ascii_ = true;  // all bytes < 0x80: columns are byte offsets + 1
-  Body& b() const;  // the body (an empty one for a file made without text)
+  const Body& b() const;  // the body (an empty one for a file made without text)
+  Body& own_body();
   int cols_in_line_(int line, std::string_view ln, size_t bytes) const;
   void index_lines_();
   const SourceFile& restored_() const;
