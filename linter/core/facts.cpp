@@ -92,10 +92,6 @@ bool has_flag(const Command& c, std::initializer_list<std::string_view> names) {
   return false;
 }
 
-}  // namespace sc
-
-namespace sc {
-
 static_assert(sizeof(FileFacts) == 464, "a new FileFacts field: check it in facts_empty()");
 
 bool facts_empty(const FileFacts& f) {
