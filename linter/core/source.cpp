@@ -16,31 +16,29 @@ const std::string PathRef::kEmpty;
 
 namespace {
 // The interned paths: strings in a deque (they never move) and an open-addressing table of
-// (hash, string) slots. A lookup compares stored hashes before touching a string, and growing
-// re-slots by the stored hashes alone: a walk interning 400,000 new paths stays linear (a
-// node-based set cost 10x the time for 4x the paths, in cache misses).
+// 8-byte (hash, index) slots. A lookup compares stored hashes before touching a string, and
+// growing re-slots by the stored hashes alone: a walk interning 400,000 new paths stays linear
+// (a node-based set cost 10x the time for 4x the paths, in cache misses).
 class PathPool {
  public:
   const std::string* intern(std::string_view s) {
-    uint64_t h = std::hash<std::string_view>{}(s) | 1;  // 0 marks an empty slot
-    if ((used_ + 1) * 4 > slots_.size() * 3) grow();
+    uint32_t h = static_cast<uint32_t>(std::hash<std::string_view>{}(s)) | 1;  // 0 marks an empty slot
+    if ((strings_.size() + 1) * 4 > slots_.size() * 3) grow();
     size_t mask = slots_.size() - 1;
     for (size_t i = h & mask;; i = (i + 1) & mask) {
       Slot& slot = slots_[i];
       if (slot.hash == 0) {
-        strings_.emplace_back(s);
-        slot = {h, &strings_.back()};
-        ++used_;
-        return slot.str;
+        slot = {h, static_cast<uint32_t>(strings_.size())};
+        return &strings_.emplace_back(s);
       }
-      if (slot.hash == h && *slot.str == s) return slot.str;
+      if (slot.hash == h && strings_[slot.index] == s) return &strings_[slot.index];
     }
   }
 
  private:
   struct Slot {
-    uint64_t hash = 0;
-    const std::string* str = nullptr;
+    uint32_t hash = 0;
+    uint32_t index = 0;  // into strings_
   };
   void grow() {
     std::vector<Slot> old(std::max<size_t>(1024, slots_.size() * 2));
@@ -55,7 +53,6 @@ class PathPool {
   }
   std::deque<std::string> strings_;
   std::vector<Slot> slots_;
-  size_t used_ = 0;
 };
 }  // namespace
 
