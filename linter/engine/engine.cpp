@@ -118,12 +118,18 @@ bool usable_text(const WalkedFile& wf, std::string& text, std::vector<Notificati
   return true;
 }
 
+// Notes why `wf` is not linted; false, for the caller to return.
+bool not_read(std::vector<Notification>& notes, const WalkedFile& wf, const std::string& msg, const std::string& id,
+              Level l = Level::Warning) {
+  notes.push_back({l, wf.display, {}, msg, id});
+  return false;
+}
+
 // The size to read: the walk's status (a regular file then), else the open file's. False,
 // with a notification, when it is no regular file or over the limit.
 bool size_to_read(const WalkedFile& wf, int fd, size_t max_bytes, size_t& size, std::vector<Notification>& notes) {
   auto fail = [&](const std::string& msg, const std::string& id, Level l = Level::Warning) {
-    notes.push_back({l, wf.display, {}, msg, id});
-    return false;
+    return not_read(notes, wf, msg, id, l);
   };
   struct stat st;
   if (wf.size >= 0) {
@@ -144,8 +150,7 @@ bool size_to_read(const WalkedFile& wf, int fd, size_t max_bytes, size_t& size, 
 bool read_file(const WalkedFile& wf, size_t max_bytes, std::string& text, uint64_t& hash,
                std::vector<Notification>& notes) {
   auto fail = [&](const std::string& msg, const std::string& id, Level l = Level::Warning) {
-    notes.push_back({l, wf.display, {}, msg, id});
-    return false;
+    return not_read(notes, wf, msg, id, l);
   };
   int fd = open(wf.abs.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY | (wf.explicit_arg ? 0 : O_NOFOLLOW));
   if (fd < 0) return fail(std::string("cannot read file: ") + std::strerror(errno), "read-error", Level::Error);
