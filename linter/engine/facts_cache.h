@@ -65,8 +65,6 @@ std::string cache_file_in(const std::string& dir, const std::string& root, const
 // Reads a cache file without following links; false (with `why`) when it is missing (why
 // empty), not a regular file, or over the size cap.
 bool read_cache_file(const std::string& path, std::string& bytes, std::string& why);
-// Writes through a temporary file in the same directory and a rename (last writer wins).
-bool write_cache_file(const std::string& path, const std::string& bytes, std::string& why);
 
 // run_lint with the disk cache (LintOptions::disk_cache): load, lint reusing what it holds,
 // save when anything changed. `root` is the run's lint root. Fills LintResult::cache.

@@ -192,21 +192,6 @@ class FileWriter {
   size_t written_ = 0;
 };
 
-}  // namespace
-
-bool write_cache_file(const std::string& path, const std::string& bytes, std::string& why) {
-  if (bytes.size() > kMaxCacheBytes) return why = "over the size limit; not written", false;
-  FileWriter out(path);
-  out.write(bytes);
-  return out.commit(why);
-}
-
-}  // namespace sc
-
-namespace sc {
-
-namespace {
-
 // CPU time of this thread in ms: what loading and saving cost, however busy the machine is.
 double cpu_ms() {
   struct timespec ts;

@@ -251,7 +251,7 @@ TEST_CASE("facts cache: files on disk are written whole and never read through a
   CHECK(fs::exists(dir / "proj" / ".sparkcheck_cache" / ".gitignore"));
   CHECK(fs::exists(dir / "proj" / ".sparkcheck_cache" / "CACHEDIR.TAG"));
   std::string file = cache_file_in(cdir, "/proj", "o");
-  REQUIRE(write_cache_file(file, "hello", why));
+  std::ofstream(file) << "hello";
   std::string got;
   REQUIRE(read_cache_file(file, got, why));
   CHECK(got == "hello");
