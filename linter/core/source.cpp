@@ -186,24 +186,15 @@ const SourceFile& SourceFile::restored_() const {
 }
 
 uint64_t hash_bytes(std::string_view s) {
-  const uint64_t k = 0x9E3779B97F4A7C15ull;
-  uint64_t h = 0x243F6A8885A308D3ull ^ (s.size() * k);
-  auto mix = [&](uint64_t v) {
-    h ^= v * k;
-    h = (h << 31 | h >> 33) * 0xC2B2AE3D27D4EB4Full;
-  };
+  uint64_t h = kHashStart ^ (s.size() * kHashWordMul);
   size_t i = 0;
-  for (; i + 8 <= s.size(); i += 8) {
-    uint64_t v;
+  for (uint64_t v; i + 8 <= s.size(); i += 8) {
     std::memcpy(&v, s.data() + i, 8);
-    mix(v);
+    h = hash_mix(h, v);
   }
   uint64_t tail = 0;
   std::memcpy(&tail, s.data() + i, s.size() - i);
-  mix(tail);
-  h ^= h >> 29;
-  h *= 0xBF58476D1CE4E5B9ull;
-  return h ^ (h >> 32);
+  return hash_finish(hash_mix(h, tail));
 }
 
 int SourceFile::cols_in_line_(int l, std::string_view ln, size_t bytes) const {

@@ -133,6 +133,18 @@ class SourceFile {
 // A 64-bit hash of a file's bytes as read (before a byte-order mark is dropped): the
 // engine's ParsedFile::content_hash, and what a released SourceFile checks when it re-reads.
 uint64_t hash_bytes(std::string_view bytes);
+// Its steps, for hashes taken over bytes as they stream by (the facts cache's checksum):
+// the start value, one 8-byte word mixed in, and the finish.
+constexpr uint64_t kHashStart = 0x243F6A8885A308D3ull, kHashWordMul = 0x9E3779B97F4A7C15ull;
+inline uint64_t hash_mix(uint64_t h, uint64_t word) {
+  h ^= word * kHashWordMul;
+  return (h << 31 | h >> 33) * 0xC2B2AE3D27D4EB4Full;
+}
+inline uint64_t hash_finish(uint64_t h) {
+  h ^= h >> 29;
+  h *= 0xBF58476D1CE4E5B9ull;
+  return h ^ (h >> 32);
+}
 
 // Count of code points in the first `bytes` bytes of s (for columns).
 int utf8_cols(std::string_view s, size_t bytes);

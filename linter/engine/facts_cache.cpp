@@ -449,10 +449,7 @@ class StreamSum {
   }
   uint64_t done() {
     std::memset(tail_ + fill_, 0, 8 - fill_);
-    mix(word(tail_)), mix(size_);
-    h_ ^= h_ >> 29;
-    h_ *= 0xBF58476D1CE4E5B9ull;
-    return h_ ^ (h_ >> 32);
+    return hash_finish(hash_mix(hash_mix(h_, word(tail_)), size_));
   }
 
  private:
@@ -465,11 +462,8 @@ class StreamSum {
     tail_[fill_++] = c;
     if (fill_ == 8) mix(word(tail_)), fill_ = 0;
   }
-  void mix(uint64_t v) {
-    h_ ^= v * 0x9E3779B97F4A7C15ull;
-    h_ = (h_ << 31 | h_ >> 33) * 0xC2B2AE3D27D4EB4Full;
-  }
-  uint64_t h_ = 0x243F6A8885A308D3ull, size_ = 0;
+  void mix(uint64_t v) { h_ = hash_mix(h_, v); }
+  uint64_t h_ = kHashStart, size_ = 0;
   char tail_[8] = {};
   size_t fill_ = 0;
 };
