@@ -566,6 +566,7 @@ void parse_fresh(Job& job, std::string text, uint64_t hash, const LintOptions& o
   try {
     if (wanted) job.parser->parse(pf->src, facts, diag);
     for (PostParsePass pass : post_parse_passes()) pass(facts);
+    if (wanted) filter.trim(pf->src, facts);  // after the passes: they read every call
     shrink_to_fit(facts);
   } catch (const std::exception& e) {
     diag.error(wf.display, {}, std::string("internal error while parsing: ") + e.what(), "internal-error");

@@ -22,6 +22,7 @@ struct Prefilter::Impl {
   // looked for in the escape-decoded text; null when the table marks no such entry.
   std::unique_ptr<RE2> python_words;
   std::unique_ptr<RE2> json;  // null: parse every JSON file
+  std::unique_ptr<RE2> python_names;  // python-fact-names; null: none
 };
 
 namespace {
@@ -100,6 +101,7 @@ Prefilter::Prefilter(bool on) : impl_(new Impl) {
   bool escapes = std::any_of(t.entries.begin(), t.entries.end(), [](const auto& e) { return e.get("escape") == "true"; });
   if (impl_->python && escapes) impl_->python_words = alternation(t, true);
   impl_->json = json_alternation();
+  impl_->python_names = alternation(knowledge::table("python-fact-names"));
 }
 
 Prefilter::~Prefilter() { delete impl_; }
@@ -124,6 +126,57 @@ bool Prefilter::wanted(FileKind kind, std::string_view text) const {
   if (kind == FileKind::Python && impl_->python) return python_wanted(text);
   if (kind == FileKind::Json && impl_->json) return json_wanted(text);
   return true;
+}
+
+namespace {
+
+// The 1-based lines of a text that hold a match of `re`: one scan, that goes on at the next
+// line after each match.
+class MatchedLines {
+ public:
+  MatchedLines(std::string_view text, const RE2& re) {
+    re2::StringPiece input(text.data(), text.size()), m;
+    int line = 1;
+    size_t counted = 0, pos = 0;
+    while (pos < text.size() && re.Match(input, pos, text.size(), RE2::UNANCHORED, &m, 1)) {
+      size_t at = static_cast<size_t>(m.data() - text.data());
+      line += static_cast<int>(std::count(text.begin() + static_cast<long>(counted), text.begin() + static_cast<long>(at), '\n'));
+      counted = at;
+      marked_.push_back(line);
+      size_t nl = text.find('\n', at);
+      if (nl == std::string_view::npos) break;
+      pos = nl + 1;
+    }
+  }
+  bool any(const Range& r) const {  // an unknown range counts as matched
+    if (!r.valid()) return true;
+    auto it = std::lower_bound(marked_.begin(), marked_.end(), r.line);
+    return it != marked_.end() && *it <= std::max(r.line, r.end_line);
+  }
+
+ private:
+  std::vector<int> marked_;  // ascending line numbers
+};
+
+}  // namespace
+
+void Prefilter::trim(const SourceFile& src, FileFacts& f) const {
+  if (f.kind != FileKind::Python || !impl_->python) return;
+  PythonFacts& py = f.python;
+  if (py.calls.empty() && py.assigns.empty() && py.strings.empty()) return;
+  const MatchedLines lines(src.text(), *impl_->python);
+  const RE2& words = impl_->python_words ? *impl_->python_words : *impl_->python;
+  auto holds = [&](std::string_view s) { return !s.empty() && RE2::PartialMatch(s, words); };
+  auto named = [&](std::string_view s) { return impl_->python_names && RE2::PartialMatch(s, *impl_->python_names); };
+  auto arg_holds = [&](const PyArg& a) { return holds(a.literal) || std::any_of(a.items.begin(), a.items.end(), holds); };
+  std::erase_if(py.calls, [&](const PyCall& c) {
+    return !lines.any(c.loc.range) && !named(c.callee) && !named(c.resolved) &&
+           std::none_of(c.args.begin(), c.args.end(), arg_holds);
+  });
+  std::erase_if(py.assigns, [&](const PyAssign& a) {
+    return !lines.any(a.loc.range) && !named(a.target) && !named(a.resolved) && !holds(a.value);
+  });
+  std::erase_if(py.strings, [&](const auto& s) { return !lines.any(s.second.range) && !holds(s.first); });
 }
 
 bool prefilter_enabled_by_env() {

@@ -18,6 +18,10 @@ class Prefilter {
   Prefilter& operator=(const Prefilter&) = delete;
   // True when a file of `kind` holding `text` must be parsed. Thread-safe.
   bool wanted(FileKind kind, std::string_view text) const;
+  // Drops a parsed Python file's calls, assignments and string literals that no rule reads
+  // (knowledge python-fact-names says which stay); `src` still holds the text. Imports stay.
+  // Nothing is dropped when the filter is off. Thread-safe.
+  void trim(const SourceFile& src, FileFacts& facts) const;
 
  private:
   bool python_wanted(std::string_view text) const;
