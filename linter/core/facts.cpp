@@ -1,6 +1,8 @@
 #include "core/facts.h"
 
 #include <array>
+#include <mutex>
+#include <unordered_set>
 
 namespace sc {
 
@@ -23,6 +25,27 @@ const char* kind_name(FileKind k) {
     case FileKind::Unknown: break;
   }
   return "unknown";
+}
+
+const KeyPath::Parts KeyPath::kEmpty;
+
+namespace {
+struct PartsHash {
+  size_t operator()(const KeyPath::Parts& parts) const {
+    size_t h = parts.size();
+    for (const std::string& p : parts) h = h * 1000003u ^ std::hash<std::string>{}(p);
+    return h;
+  }
+};
+}  // namespace
+
+const KeyPath::Parts* KeyPath::intern(const Parts& parts) {
+  if (parts.empty()) return &kEmpty;
+  // Never destroyed: paths stay valid in static destructors. Node-based: entries never move.
+  static auto* pool = new std::unordered_set<Parts, PartsHash>();
+  static std::mutex mu;
+  std::lock_guard<std::mutex> lock(mu);
+  return &*pool->insert(parts).first;
 }
 
 std::string ConfigEntry::dotted() const {

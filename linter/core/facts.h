@@ -143,8 +143,35 @@ bool has_flag(const Command& c, std::initializer_list<std::string_view> names);
 
 // ---- configs (YAML / JSON / TOML) ----------------------------------------
 
+// A config entry's key path, {"parallelism_config", "parallelism_config_tp_size"}; list items
+// as "[i]". Interned: configs repeat the same keys across files and copies, so equal paths
+// share one read-only list (never freed, like PathRef) and an entry holds a pointer.
+class KeyPath {
+ public:
+  using Parts = std::vector<std::string>;
+  KeyPath() = default;
+  KeyPath(const Parts& parts) : p_(intern(parts)) {}
+  KeyPath(std::initializer_list<std::string> parts) : p_(intern(Parts(parts))) {}
+
+  const Parts& parts() const { return *p_; }
+  operator const Parts&() const { return *p_; }
+  size_t size() const { return p_->size(); }
+  bool empty() const { return p_->empty(); }
+  const std::string& operator[](size_t i) const { return (*p_)[i]; }
+  const std::string& front() const { return p_->front(); }
+  const std::string& back() const { return p_->back(); }
+  Parts::const_iterator begin() const { return p_->begin(); }
+  Parts::const_iterator end() const { return p_->end(); }
+  friend bool operator==(KeyPath a, KeyPath b) { return a.p_ == b.p_; }
+
+ private:
+  static const Parts* intern(const Parts& parts);
+  static const Parts kEmpty;
+  const Parts* p_ = &kEmpty;
+};
+
 struct ConfigEntry {
-  std::vector<std::string> path;  // {"parallelism_config", "parallelism_config_tp_size"}; list items as "[i]"
+  KeyPath path;                   // {"parallelism_config", "parallelism_config_tp_size"}; list items as "[i]"
   std::string value;              // scalar text (unquoted); empty for maps/lists
   bool scalar = true;
   int document = 0;               // YAML document index (CI files: which job list)

@@ -504,7 +504,6 @@ void shrink_to_fit(FileFacts& f) {
   for (Install& in : f.installs) shrink(in.packages);
   for (Command& c : f.commands) shrink_command(c);
   for (Command& c : f.sbatch) shrink_command(c);
-  for (ConfigEntry& e : f.config) shrink(e.path);
   for (PyCall& c : f.python.calls) shrink(c.args);
   shrink(f.installs), shrink(f.indexes), shrink(f.images), shrink(f.env), shrink(f.refs);
   shrink(f.commands), shrink(f.sbatch), shrink(f.config), shrink(f.code_lines), shrink(f.ci_jobs);

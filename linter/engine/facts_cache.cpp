@@ -42,7 +42,7 @@ static_assert(sizeof(BuildSpec) == 80, "serialize the new BuildSpec field in fac
 static_assert(sizeof(ComposeService) == 128, "serialize the new ComposeService field in facts_cache.cpp");
 static_assert(sizeof(Word) == 96, "serialize the new Word field in facts_cache.cpp");
 static_assert(sizeof(Command) == 80, "serialize the new Command field in facts_cache.cpp");
-static_assert(sizeof(ConfigEntry) == 112, "serialize the new ConfigEntry field in facts_cache.cpp");
+static_assert(sizeof(ConfigEntry) == 96, "serialize the new ConfigEntry field in facts_cache.cpp");
 static_assert(sizeof(PyImport) == 120, "serialize the new PyImport field in facts_cache.cpp");
 static_assert(sizeof(PyArg) == 152, "serialize the new PyArg field in facts_cache.cpp");
 static_assert(sizeof(PyCall) == 112, "serialize the new PyCall field in facts_cache.cpp");
@@ -277,6 +277,13 @@ template <class A> void fields(A& a, ComposeService& s) {
 }
 template <class A> void fields(A& a, Word& w) { a(w.text), a(w.raw), a(w.resolved), a(w.loc); }
 template <class A> void fields(A& a, Command& c) { a(c.argv), a(c.env), a(c.stage), a(c.context), a(c.loc); }
+// Written as its list of parts; read back into one and interned.
+template <class A> void fields(A& a, KeyPath& k) {
+  KeyPath::Parts parts;
+  if constexpr (std::is_same_v<A, Writer>) parts = k.parts();
+  a(parts);
+  if constexpr (std::is_same_v<A, Reader>) k = parts;
+}
 template <class A> void fields(A& a, ConfigEntry& e) {
   a(e.path), a(e.value), a(e.scalar), a(e.document), a(e.key_loc), a(e.value_loc);
 }

@@ -49,8 +49,7 @@ class IniReader {
     if (key.empty()) return l;
     if (vb == std::string_view::npos) vb = t.size();
     ConfigEntry e;
-    if (!section_.empty()) e.path.push_back(section_);
-    e.path.push_back(key);
+    e.path = section_.empty() ? KeyPath::Parts{key} : KeyPath::Parts{section_, key};
     e.value = trim(t.substr(vb));
     e.key_loc = at(l, b, b + key.size());
     e.value_loc = at(l, vb, t.size());

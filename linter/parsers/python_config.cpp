@@ -93,8 +93,9 @@ void emit(const PyCall& c, const std::vector<std::string>& path, std::vector<Con
   for (const PyArg& a : c.args) {
     if (!scalar_kind(a)) continue;
     ConfigEntry e;
-    e.path = path;
-    e.path.push_back(a.keyword);
+    KeyPath::Parts parts = path;
+    parts.push_back(a.keyword);
+    e.path = parts;
     e.value = scalar_text(a);
     e.key_loc = a.loc;
     e.value_loc = a.loc;

@@ -93,6 +93,24 @@ TEST_CASE("facts box: empty facts are shared per kind, written facts are the fil
   CHECK(b.stored());
 }
 
+TEST_CASE("config key paths: equal paths share one interned list") {
+  sc::KeyPath a = sc::KeyPath::Parts{"model", "tp_size"};
+  sc::KeyPath b = sc::KeyPath::Parts{"model", "tp_size"};
+  sc::KeyPath c = sc::KeyPath::Parts{"model", "tp"};
+  CHECK(&a.parts() == &b.parts());
+  CHECK(a == b);
+  CHECK_FALSE(a == c);
+  CHECK(a.size() == 2);
+  CHECK(a[0] == "model");
+  CHECK(a.back() == "tp_size");
+  CHECK(std::vector<std::string>(a.begin(), a.end()) == std::vector<std::string>{"model", "tp_size"});
+  sc::KeyPath none;
+  CHECK(none.empty());
+  CHECK(sc::KeyPath(sc::KeyPath::Parts{}) == none);
+  // {"a.b"} and {"a", "b"} are different paths
+  CHECK_FALSE(sc::KeyPath(sc::KeyPath::Parts{"a.b"}) == sc::KeyPath(sc::KeyPath::Parts{"a", "b"}));
+}
+
 TEST_CASE("UTF-8 validation") {
   CHECK(valid_utf8("plain"));
   CHECK(valid_utf8("é€😀"));
