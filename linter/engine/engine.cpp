@@ -51,6 +51,7 @@ class Collector : public Reporter {
   }
   void note(Notification n) override { notes.push_back(std::move(n)); }
   void finish() {
+    found.reserve(found.size() + order_.size());  // exact: no doubling slack at the run's peak
     for (auto& key : order_) {
       Finding& f = by_line_.at(key);
       std::vector<Related> rel;
