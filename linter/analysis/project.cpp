@@ -104,21 +104,34 @@ static bool under_root_as(std::string_view abs, std::string_view root, std::stri
          abs[root.size()] == '/' && abs.substr(root.size() + 1) == display;
 }
 
+void Project::sort_index(PathIndex& ix) {
+  std::stable_sort(ix.begin(), ix.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  ix.erase(std::unique(ix.begin(), ix.end(), [](const auto& a, const auto& b) { return a.first == b.first; }), ix.end());
+  ix.shrink_to_fit();
+}
+
+const ParsedFile* Project::look_up(const PathIndex& ix, std::string_view path) {
+  auto it = std::lower_bound(ix.begin(), ix.end(), path, [](const auto& e, std::string_view p) { return e.first < p; });
+  return it != ix.end() && it->first == path ? it->second : nullptr;
+}
+
 const ParsedFile* Project::find(const std::string& display_path) const {
   if (indexed_files_ != files.size()) {
     index_.clear(), abs_index_.clear();
+    index_.reserve(files.size());
     for (const auto& f : files) {
       PathRef display = f->src.path();
       if (std::string n = normalize_path(display); n != display) display = n;  // rare: interned
-      index_.emplace(display.str(), f.get());
-      if (!under_root_as(f->abs_path, root, display)) abs_index_.emplace(f->abs_path, f.get());
+      index_.emplace_back(display.str(), f.get());
+      if (!under_root_as(f->abs_path, root, display)) abs_index_.emplace_back(f->abs_path, f.get());
     }
+    sort_index(index_), sort_index(abs_index_);
     indexed_files_ = files.size();
   }
   std::string p = normalize_path(display_path);
-  if (auto it = index_.find(p); it != index_.end()) return it->second;
+  if (const ParsedFile* f = look_up(index_, p)) return f;
   if (!p.empty() && p[0] == '/') {
-    if (auto it = abs_index_.find(p); it != abs_index_.end()) return it->second;
+    if (const ParsedFile* f = look_up(abs_index_, p)) return f;
     std::string r = normalize_path(root);
     if (!r.empty() && starts_with(p, r + "/")) return find(p.substr(r.size() + 1));
   }

@@ -148,10 +148,14 @@ class Project {
   void link_one_target(const ParsedFile& f, const Install& in, const std::string& value, const Location& loc,
                        bool is_constraint);
   void find_include_cycles();
-  // normalised display path -> file, rebuilt when `files` grows; the keys view the files' own
-  // paths (files replaced by own() stay in replaced_) or interned ones. abs_index_ holds only
-  // the files whose absolute path is not root/display (the others are found through index_).
-  mutable std::unordered_map<std::string_view, const ParsedFile*> index_, abs_index_;
+  // normalised display path -> file, sorted by path (the first file of a path wins), rebuilt
+  // when `files` grows; the keys view the files' own paths (files replaced by own() stay in
+  // replaced_) or interned ones. 24 bytes a file, no node. abs_index_ holds only the files
+  // whose absolute path is not root/display (the others are found through index_).
+  using PathIndex = std::vector<std::pair<std::string_view, const ParsedFile*>>;
+  mutable PathIndex index_, abs_index_;
+  static void sort_index(PathIndex& ix);
+  static const ParsedFile* look_up(const PathIndex& ix, std::string_view path);
   mutable size_t indexed_files_ = 0;
   // the lock files among `files` (has_lockfile_pin runs per requirement: no full scan each time)
   mutable std::vector<const ParsedFile*> lockfiles_;
