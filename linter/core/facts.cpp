@@ -115,7 +115,7 @@ bool has_flag(const Command& c, std::initializer_list<std::string_view> names) {
   return false;
 }
 
-static_assert(sizeof(FileFacts) == 464, "a new FileFacts field: check it in facts_empty()");
+static_assert(sizeof(FileFacts) == 192, "a new FileFacts field: check it in facts_empty()");
 
 bool facts_empty(const FileFacts& f) {
   const PythonFacts& py = f.python;

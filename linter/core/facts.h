@@ -17,6 +17,60 @@ enum class FileKind {
 };
 const char* kind_name(FileKind k);
 
+// A file's list of facts that costs one pointer while empty (most of a file's lists are): the
+// vector is made on the first write. An empty list reads as a shared empty vector.
+template <class T> class FactList {
+ public:
+  using Vec = std::vector<T>;
+  using value_type = T;
+  using iterator = typename Vec::iterator;
+  using const_iterator = typename Vec::const_iterator;
+
+  FactList() = default;
+  FactList(Vec v) { *this = std::move(v); }
+  FactList(const FactList& o) : p_(o.empty() ? nullptr : std::make_unique<Vec>(*o.p_)) {}
+  FactList(FactList&&) noexcept = default;
+  FactList& operator=(const FactList& o) { return *this = FactList(o); }
+  FactList& operator=(FactList&&) noexcept = default;
+  FactList& operator=(Vec v) {
+    p_ = v.empty() ? nullptr : std::make_unique<Vec>(std::move(v));
+    return *this;
+  }
+
+  const Vec& all() const { return p_ ? *p_ : kEmpty; }
+  operator const Vec&() const { return all(); }
+  Vec& edit() {  // for writing: makes the vector on first use
+    if (!p_) p_ = std::make_unique<Vec>();
+    return *p_;
+  }
+
+  size_t size() const { return p_ ? p_->size() : 0; }
+  bool empty() const { return !p_ || p_->empty(); }
+  const_iterator begin() const { return all().begin(); }
+  const_iterator end() const { return all().end(); }
+  iterator begin() { return p_ ? p_->begin() : iterator(); }
+  iterator end() { return p_ ? p_->end() : iterator(); }
+  const T& operator[](size_t i) const { return all()[i]; }
+  T& operator[](size_t i) { return edit()[i]; }
+  const T& at(size_t i) const { return all().at(i); }
+  const T& front() const { return all().front(); }
+  T& front() { return edit().front(); }
+  const T& back() const { return all().back(); }
+  T& back() { return edit().back(); }
+
+  void push_back(T v) { edit().push_back(std::move(v)); }
+  template <class... A> T& emplace_back(A&&... a) { return edit().emplace_back(std::forward<A>(a)...); }
+  void clear() { p_.reset(); }
+  void shrink_to_fit() {
+    if (p_ && p_->empty()) p_.reset();
+    else if (p_) p_->shrink_to_fit();
+  }
+
+ private:
+  static inline const Vec kEmpty;
+  std::unique_ptr<Vec> p_;
+};
+
 // ---- packages -------------------------------------------------------------
 
 // One PEP 508 requirement as written in a requirements file, a pip/uv/conda
@@ -218,10 +272,10 @@ struct PyAssign {
 };
 
 struct PythonFacts {
-  std::vector<PyImport> imports;
-  std::vector<PyCall> calls;      // source order
-  std::vector<PyAssign> assigns;  // source order
-  std::vector<std::pair<std::string, Location>> strings;  // string literals (for model ids)
+  FactList<PyImport> imports;
+  FactList<PyCall> calls;      // source order
+  FactList<PyAssign> assigns;  // source order
+  FactList<std::pair<std::string, Location>> strings;  // string literals (for model ids)
 };
 
 // ---- CI ---------------------------------------------------------------------
@@ -253,21 +307,21 @@ struct Expansion {
 struct FileFacts {
   FileKind kind = FileKind::Unknown;
   bool lockfile = false;                  // uv.lock, poetry.lock, pylock.toml, conda-lock...
-  std::vector<Install> installs;
-  std::vector<IndexUrl> indexes;          // file-level index URLs (requirements, uv config)
-  std::vector<Image> images;              // one per Dockerfile stage
-  std::vector<EnvSetting> env;
-  std::vector<FileRef> refs;
-  std::vector<Command> commands;
-  std::vector<ConfigEntry> config;
+  FactList<Install> installs;
+  FactList<IndexUrl> indexes;             // file-level index URLs (requirements, uv config)
+  FactList<Image> images;                 // one per Dockerfile stage
+  FactList<EnvSetting> env;
+  FactList<FileRef> refs;
+  FactList<Command> commands;
+  FactList<ConfigEntry> config;
   PythonFacts python;
-  std::vector<Command> sbatch;            // #SBATCH directives as pseudo-commands
+  FactList<Command> sbatch;               // #SBATCH directives as pseudo-commands
   // Markdown: (first, last) line of each code block read; suppression comments count only there.
-  std::vector<std::pair<int, int>> code_lines;
-  std::vector<CiJob> ci_jobs;             // CI files: where each job is and what runs it
-  std::vector<Expansion> expansions;      // words whose value is written elsewhere (see Expansion)
-  std::vector<BuildSpec> builds;          // compose services' `build:`
-  std::vector<ComposeService> services;   // compose services (see ComposeService)
+  FactList<std::pair<int, int>> code_lines;
+  FactList<CiJob> ci_jobs;                // CI files: where each job is and what runs it
+  FactList<Expansion> expansions;         // words whose value is written elsewhere (see Expansion)
+  FactList<BuildSpec> builds;             // compose services' `build:`
+  FactList<ComposeService> services;      // compose services (see ComposeService)
   std::map<std::string, std::string> locked;  // lock file: normalised name -> version
 };
 

@@ -494,6 +494,10 @@ std::vector<Job> classify_files(const std::vector<WalkedFile>& files, const Lint
 template <class T> void shrink(std::vector<T>& v) {
   if (v.capacity() > v.size()) std::vector<T>(std::make_move_iterator(v.begin()), std::make_move_iterator(v.end())).swap(v);
 }
+template <class T> void shrink(FactList<T>& v) {
+  if (!v.empty()) shrink(v.edit());
+  else v.clear();  // unmade again
+}
 
 void shrink_command(Command& c) {
   shrink(c.argv);
@@ -515,7 +519,7 @@ void shrink_to_fit(FileFacts& f) {
 void read_suppressions(ParsedFile& pf, const LintOptions& opt) {
   const std::string& t = pf.src.text();
   if (!opt.inline_ignore || !memmem(t.data(), t.size(), "sparkcheck", 10)) return;  // glibc's memmem: no per-'s' stop
-  const auto* only = pf.facts->kind == FileKind::Markdown ? &pf.facts->code_lines : nullptr;
+  const auto* only = pf.facts->kind == FileKind::Markdown ? &pf.facts->code_lines.all() : nullptr;
   std::vector<Notification> problems;
   auto found = parse_suppressions(pf.src, opt.allow_reasonless_suppressions, problems, only);
   pf.set_suppressions(std::move(found), std::move(problems));

@@ -47,10 +47,10 @@ static_assert(sizeof(PyImport) == 120, "serialize the new PyImport field in fact
 static_assert(sizeof(PyArg) == 152, "serialize the new PyArg field in facts_cache.cpp");
 static_assert(sizeof(PyCall) == 112, "serialize the new PyCall field in facts_cache.cpp");
 static_assert(sizeof(PyAssign) == 128, "serialize the new PyAssign field in facts_cache.cpp");
-static_assert(sizeof(PythonFacts) == 96, "serialize the new PythonFacts field in facts_cache.cpp");
+static_assert(sizeof(PythonFacts) == 32, "serialize the new PythonFacts field in facts_cache.cpp");
 static_assert(sizeof(CiJob) == 104, "serialize the new CiJob field in facts_cache.cpp");
 static_assert(sizeof(Expansion) == 80, "serialize the new Expansion field in facts_cache.cpp");
-static_assert(sizeof(FileFacts) == 464, "serialize the new FileFacts field in facts_cache.cpp");
+static_assert(sizeof(FileFacts) == 192, "serialize the new FileFacts field in facts_cache.cpp");
 static_assert(sizeof(SuppressDirective) == 96, "serialize the new SuppressDirective field in facts_cache.cpp");
 static_assert(sizeof(Notification) == 120, "serialize the new Notification field in facts_cache.cpp");
 static_assert(sizeof(DiskStamp) == 32, "serialize the new DiskStamp field in facts_cache.cpp");
@@ -133,6 +133,10 @@ class Writer {
     (*this)(l.range);
   }
   template <class T> void operator()(std::vector<T>& v) {
+    u(v.size());
+    for (T& x : v) (*this)(x);
+  }
+  template <class T> void operator()(FactList<T>& v) {
     u(v.size());
     for (T& x : v) (*this)(x);
   }
@@ -232,6 +236,11 @@ class Reader {
     if (!spend(n * sizeof(T))) return;
     v.resize(n);
     for (T& x : v) (*this)(x);
+  }
+  template <class T> void operator()(FactList<T>& v) {
+    std::vector<T> all;
+    (*this)(all);
+    v = std::move(all);  // an empty list stays unmade
   }
   // Memory the decoded facts may take: a forged count of tiny records must not blow it up.
   bool spend(size_t bytes) {

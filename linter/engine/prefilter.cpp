@@ -169,14 +169,14 @@ void Prefilter::trim(const SourceFile& src, FileFacts& f) const {
   auto holds = [&](std::string_view s) { return !s.empty() && RE2::PartialMatch(s, words); };
   auto named = [&](std::string_view s) { return impl_->python_names && RE2::PartialMatch(s, *impl_->python_names); };
   auto arg_holds = [&](const PyArg& a) { return holds(a.literal) || std::any_of(a.items.begin(), a.items.end(), holds); };
-  std::erase_if(py.calls, [&](const PyCall& c) {
+  std::erase_if(py.calls.edit(), [&](const PyCall& c) {
     return !lines.any(c.loc.range) && !named(c.callee) && !named(c.resolved) &&
            std::none_of(c.args.begin(), c.args.end(), arg_holds);
   });
-  std::erase_if(py.assigns, [&](const PyAssign& a) {
+  std::erase_if(py.assigns.edit(), [&](const PyAssign& a) {
     return !lines.any(a.loc.range) && !named(a.target) && !named(a.resolved) && !holds(a.value);
   });
-  std::erase_if(py.strings, [&](const auto& s) { return !lines.any(s.second.range) && !holds(s.first); });
+  std::erase_if(py.strings.edit(), [&](const auto& s) { return !lines.any(s.second.range) && !holds(s.first); });
 }
 
 bool prefilter_enabled_by_env() {

@@ -332,7 +332,7 @@ class CiParser : public Parser {
   int priority() const override { return 6; }
   bool accepts(const FileInfo& f) const override { return github_file(f) || gitlab_file(f); }
   void parse(const SourceFile& src, FileFacts& out, ParseDiag& diag) const override {
-    yaml_entries(src, out.config, diag);
+    yaml_entries(src, out.config.edit(), diag);
     const std::string& path = src.path();
     FileInfo f{path, path.substr(path.rfind('/') + 1), {}};
     if (github_file(f)) github(src, out, diag);

@@ -187,7 +187,8 @@ void sed_into_cmake(FileFacts& f) {
       found.push_back({inner.substr(0, sp), value, EnvOrigin::Sed, c.stage, c.argv[k].loc});
     }
   }
-  f.env.insert(f.env.end(), found.begin(), found.end());
+  auto& env = f.env.edit();
+  env.insert(env.end(), found.begin(), found.end());
 }
 
 }  // namespace

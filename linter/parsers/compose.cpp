@@ -167,7 +167,7 @@ class ComposeParser : public Parser {
            starts_with(n, "podman-compose");
   }
   void parse(const SourceFile& src, FileFacts& out, ParseDiag& diag) const override {
-    yaml_entries(src, out.config, diag);
+    yaml_entries(src, out.config.edit(), diag);
     ComposeReader r(src, out, diag);
     for (const auto& [name, s] : services(out)) r.service(name, s);
   }

@@ -43,7 +43,7 @@ class CondaEnvParser : public Parser {
     YAML::Node root;
     int bad_line = 0;
     if (!yaml_safe_for_yaml_cpp(src.text(), &bad_line)) {
-      yaml_entries(src, out.config, diag);  // reports the syntax error
+      yaml_entries(src, out.config.edit(), diag);  // reports the syntax error
       return;
     }
     try {
@@ -56,7 +56,7 @@ class CondaEnvParser : public Parser {
       return;
     }
     if (!root.IsMap() || !root["dependencies"]) {
-      yaml_entries(src, out.config, diag);
+      yaml_entries(src, out.config.edit(), diag);
       return;
     }
     Install conda;
@@ -107,7 +107,7 @@ class CondaEnvParser : public Parser {
     out.installs.push_back(std::move(conda));
     if (have_pip) out.installs.push_back(std::move(pip));
     ParseDiag ignored;
-    yaml_entries(src, out.config, ignored);
+    yaml_entries(src, out.config.edit(), ignored);
   }
 };
 

@@ -163,7 +163,7 @@ class JsonParser : public Parser {
     return ends_with(n, ".json") && n != "package-lock.json";
   }
   void parse(const SourceFile& src, FileFacts& out, ParseDiag& diag) const override {
-    json_entries(src, out.config, diag);
+    json_entries(src, out.config.edit(), diag);
   }
 };
 }  // namespace

@@ -97,7 +97,7 @@ class TomlParser : public Parser {
   FileKind kind() const override { return FileKind::Toml; }
   bool accepts(const FileInfo& f) const override { return ends_with(lower(f.name), ".toml"); }
   void parse(const SourceFile& src, FileFacts& out, ParseDiag& diag) const override {
-    toml_entries(src, out.config, diag);
+    toml_entries(src, out.config.edit(), diag);
   }
 };
 }  // namespace

@@ -360,7 +360,7 @@ class YamlParser : public Parser {
     return ends_with(lower(f.name), ".yaml") || ends_with(lower(f.name), ".yml");
   }
   void parse(const SourceFile& src, FileFacts& out, ParseDiag& diag) const override {
-    yaml_entries(src, out.config, diag);
+    yaml_entries(src, out.config.edit(), diag);
     yaml_workloads(src, out, diag);
   }
 };

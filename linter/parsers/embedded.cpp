@@ -71,7 +71,7 @@ void each_location(FileFacts& f, const std::function<void(Location&)>& fn) {
   }
 }
 
-template <class T> void append(std::vector<T>& into, std::vector<T>& from) {
+template <class T> void append(FactList<T>& into, FactList<T>& from) {
   for (T& x : from) into.push_back(std::move(x));
 }
 

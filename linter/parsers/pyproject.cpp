@@ -93,7 +93,7 @@ class PyprojectParser : public Parser {
     for (auto& ix : in.indexes) out.indexes.push_back(ix);
     out.installs.push_back(std::move(in));
     ParseDiag ignored;  // syntax errors were reported above
-    toml_entries(src, out.config, ignored);
+    toml_entries(src, out.config.edit(), ignored);
   }
 };
 

@@ -107,7 +107,7 @@ void python_configs(FileFacts& f) {
   if ((f.kind != FileKind::Python && f.kind != FileKind::Notebook) || f.python.calls.empty()) return;
   auto paths = config_paths(f.python.calls);
   for (size_t i = 0; i < paths.size(); ++i)
-    if (paths[i]) emit(f.python.calls[i], *paths[i], f.config);
+    if (paths[i]) emit(f.python.calls[i], *paths[i], f.config.edit());
 }
 
 }  // namespace

@@ -93,6 +93,33 @@ TEST_CASE("facts box: empty facts are shared per kind, written facts are the fil
   CHECK(b.stored());
 }
 
+TEST_CASE("fact lists: an empty list holds no vector; writes make one, copies are deep") {
+  sc::FactList<int> a;
+  CHECK(a.empty());
+  CHECK(a.size() == 0);
+  CHECK(a.begin() == a.end());
+  int seen = 0;
+  for (int& x : a) seen += x;  // iterating an unmade list for writing touches nothing
+  CHECK(seen == 0);
+  CHECK(&a.all() == &sc::FactList<int>().all());  // one shared empty vector
+  a.push_back(1);
+  a.emplace_back(2);
+  CHECK(a.size() == 2);
+  CHECK(a[1] == 2);
+  CHECK(a.back() == 2);
+  sc::FactList<int> b = a;
+  b.edit().push_back(3);
+  CHECK(a.size() == 2);
+  CHECK(b.size() == 3);
+  CHECK(static_cast<const std::vector<int>&>(b) == std::vector<int>{1, 2, 3});
+  b.edit().clear();
+  b.shrink_to_fit();  // empty again: the vector goes
+  CHECK(&b.all() == &sc::FactList<int>().all());
+  a = std::vector<int>{};
+  CHECK(&a.all() == &sc::FactList<int>().all());
+  CHECK_THROWS(a.at(0));
+}
+
 TEST_CASE("config key paths: equal paths share one interned list") {
   sc::KeyPath a = sc::KeyPath::Parts{"model", "tp_size"};
   sc::KeyPath b = sc::KeyPath::Parts{"model", "tp_size"};
