@@ -1,8 +1,8 @@
 # Embeds text files into the binary as (name, text) pairs returned by a generated C++ function:
 # the rule documentation (rules/*/<id>.md: `sparkcheck rule GN`, SARIF help, docs/rules/).
 # (The knowledge tables are packed by cmake/knowledge_pack.cmake.)
-# sc_embed(<out var: generated .cpp> <C++ function> <naming: folder|knowledge> <glob>)
-function(sc_embed out_var func naming pattern)
+# sc_embed(<out var: generated .cpp> <C++ function> <glob>): each file named after its folder.
+function(sc_embed out_var func pattern)
   file(GLOB files CONFIGURE_DEPENDS "${pattern}")
   list(SORT files)
   set(cpp "${CMAKE_BINARY_DIR}/generated/${func}.cpp")
@@ -10,7 +10,7 @@ function(sc_embed out_var func naming pattern)
   string(REPLACE ";" "$<SEMICOLON>" arg "${files}")
   add_custom_command(
     OUTPUT ${cpp}
-    COMMAND ${CMAKE_COMMAND} -DOUT=${cpp} -DFUNC=${func} -DNAMING=${naming} "-DFILES=${arg}"
+    COMMAND ${CMAKE_COMMAND} -DOUT=${cpp} -DFUNC=${func} "-DFILES=${arg}"
             -P ${CMAKE_SOURCE_DIR}/cmake/embed_run.cmake
     DEPENDS ${files} ${CMAKE_SOURCE_DIR}/cmake/embed_run.cmake
     COMMENT "Embedding ${func}"
@@ -18,4 +18,4 @@ function(sc_embed out_var func naming pattern)
   set(${out_var} ${cpp} PARENT_SCOPE)
 endfunction()
 
-sc_embed(SC_RULE_DOCS_CPP embedded_rule_docs folder "${CMAKE_SOURCE_DIR}/rules/*/*.md")
+sc_embed(SC_RULE_DOCS_CPP embedded_rule_docs "${CMAKE_SOURCE_DIR}/rules/*/*.md")
