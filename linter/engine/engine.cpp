@@ -406,14 +406,17 @@ struct Job {
     if (!read.empty() || !parse.empty()) add_notes() = {read, parse};
   }
   static inline const std::vector<Notification> kNone;
-  // With LintOptions::reuse only: the file's stamp, taken before reading it (null: unknown, or
-  // the file was not read), and the index of its ParseCache entry (kNoEntry: none).
+  // With LintOptions::reuse only: the file's stamp, taken before reading it, when it is known
+  // (`stamped`) and not the walk's status (most files), and the index of its ParseCache entry.
   std::unique_ptr<DiskStamp> stamp;
   static constexpr uint32_t kNoEntry = UINT32_MAX;
   uint32_t entry = kNoEntry;
   bool parse = false;
-  bool reused = false;  // pf is a ParseCache entry's
-  bool unread = false;  // and its stamp matched: the entry stays as it is
+  bool reused = false;   // pf is a ParseCache entry's
+  bool unread = false;   // and its stamp matched: the entry stays as it is
+  bool stamped = false;  // the stamp is known
+  DiskStamp walk_stamp() const { return {wf->dev, wf->ino, wf->size, wf->ctime_ns}; }
+  DiskStamp stamp_taken() const { return !stamped ? DiskStamp{} : stamp ? *stamp : walk_stamp(); }
 };
 
 // The index of the file's ParseCache entry (LintOptions::reuse), kNoEntry when it has none.
@@ -617,7 +620,7 @@ bool reuse_parsed(Job& job, const LintOptions& opt, uint64_t hash) {
 // changed in the last two seconds (a write within the clock's tick would leave the same ctime).
 DiskStamp disk_stamp(const WalkedFile& wf, const LintOptions& opt) {
   if (opt.stdin_text || opt.overlays.count(wf.abs)) return {};
-  DiskStamp s{wf.dev, wf.ino, wf.size, wf.ctime_ns};  // the walk's status, when it took one
+  DiskStamp s{wf.dev, wf.ino, wf.size, wf.ctime_ns};  // the walk's status (Job::walk_stamp), when it took one
   struct stat st;
   if (s.size < 0) {
     if ((wf.explicit_arg ? stat(wf.abs.c_str(), &st) : lstat(wf.abs.c_str(), &st)) != 0 || !S_ISREG(st.st_mode)) return {};
@@ -636,11 +639,14 @@ bool reuse_unread(Job& job, const LintOptions& opt) {
   DiskStamp stamp = disk_stamp(*job.wf, opt);
   if (stamp.size < 0) return false;
   const CacheEntry* e = matching_entry(job, opt);
-  if (!e || e->disk != stamp) return job.stamp = std::make_unique<DiskStamp>(stamp), false;
-  job.pf = e->file;
-  job.set_notes(e->read_notes(), e->parse_notes());
-  job.reused = job.unread = true;
-  return true;
+  if (e && e->disk == stamp) {
+    job.pf = e->file;
+    job.set_notes(e->read_notes(), e->parse_notes());
+    return job.reused = job.unread = true;
+  }
+  job.stamped = true;
+  if (stamp != job.walk_stamp()) job.stamp = std::make_unique<DiskStamp>(stamp);
+  return false;
 }
 
 void parse_job(Job& job, const LintOptions& opt, const Prefilter& filter) {
@@ -699,11 +705,12 @@ std::shared_ptr<const FileNotes> entry_notes(const Job& job) {
 void remember_parsed(const std::vector<Job>& jobs, const LintOptions& opt, ParseCache& cache) {
   std::vector<bool> kept(cache.entries.size());
   std::vector<CacheEntries::Item> made;
+  made.reserve(static_cast<size_t>(std::count_if(jobs.begin(), jobs.end(), [](const Job& j) { return j.pf && !j.reused; })));
   cache.hits = cache.misses = 0;
   for (const Job& job : jobs) {
     if (!job.pf) continue;
     ++(job.reused ? cache.hits : cache.misses);
-    DiskStamp stamp = job.stamp ? *job.stamp : DiskStamp{};
+    DiskStamp stamp = job.stamp_taken();
     if (!job.reused) {
       made.push_back({job.wf->abs, CacheEntry{job.pf, entry_notes(job), stamp, entry_key(job, opt)}});
       continue;
