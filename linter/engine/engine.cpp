@@ -694,9 +694,9 @@ void parse_files(std::vector<Job>& jobs, const LintOptions& opt) {
 
 // Step 3 (in order): the parsed files become the project, then linked.
 // The job's notes for its cache entry (copied: the job's go to the result).
-std::shared_ptr<const FileNotes> entry_notes(const Job& job) {
+std::unique_ptr<const FileNotes> entry_notes(const Job& job) {
   if (!job.notes || (job.notes->read.empty() && job.notes->parse.empty())) return nullptr;
-  return std::make_shared<const FileNotes>(*job.notes);
+  return std::make_unique<const FileNotes>(*job.notes);
 }
 
 // The run's parsed files become the cache for the next one (shared: link() adds facts to copies).

@@ -91,7 +91,7 @@ inline FileKind kind(uint32_t key) { return static_cast<FileKind>(key & kKind); 
 // (file->src.path()) and for its key; its content hash is the file's.
 struct CacheEntry {
   std::shared_ptr<const ParsedFile> file;
-  std::shared_ptr<const FileNotes> notes;  // null when there are none
+  std::unique_ptr<const FileNotes> notes;  // null when there are none (an entry is moved, never copied)
   DiskStamp disk;                          // equal on the next run: the file is not even read
   uint32_t key = 0;                        // cache_key bits
   // Where the disk cache file it was decoded from holds its body (decode_cache); length 0:

@@ -416,11 +416,11 @@ bool valid_key(uint64_t key) {
 }
 
 // The entry's notes, shared only when there are some.
-std::shared_ptr<const FileNotes> read_notes(Reader& r) {
+std::unique_ptr<const FileNotes> read_notes(Reader& r) {
   FileNotes n;
   r(n.parse), r(n.read);
   if (n.parse.empty() && n.read.empty()) return nullptr;
-  return std::make_shared<const FileNotes>(std::move(n));
+  return std::make_unique<const FileNotes>(std::move(n));
 }
 
 // Reads one entry into `cache` (keyed by its absolute path under `root`, after the last one);

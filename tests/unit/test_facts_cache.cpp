@@ -70,7 +70,7 @@ ParseCache one_entry(const std::string& text = std::string(40, 'x') + "\n" + std
   FileNotes notes;
   notes.parse = {{Level::Warning, kPath, {1, 1, 1, 2}, "parse note", "parse-error"}, {Level::Note, "", {}, "plain", "x"}};
   notes.read = {{Level::Note, kPath, {1, 1, 1, 2}, "byte-order mark", "bom"}};
-  e.notes = std::make_shared<const FileNotes>(notes);
+  e.notes = std::make_unique<const FileNotes>(notes);
   e.disk = {11, 22, static_cast<int64_t>(text.size()), 1234567890123};
   return c;
 }
@@ -164,7 +164,7 @@ TEST_CASE("facts cache: written in blocks as it is made, the same bytes as made 
 
 TEST_CASE("facts cache: entries naming another file, outside the root or from a buffer are not written") {
   ParseCache c = one_entry();
-  ParseCache::Entry e = c.entries.begin()->second;
+  ParseCache::Entry& e = c.entries.begin()->second;
   auto other = std::make_shared<ParsedFile>(*e.file);
   other->facts.edit().expansions[0].used.path = "elsewhere.sh";
   c.entries.begin()->second.file = other;
@@ -180,7 +180,7 @@ TEST_CASE("facts cache: entries naming another file, outside the root or from a 
   CHECK((skipped == 1 && back.entries.empty()));
   c = one_entry();
   ParseCache moved;
-  moved.entries["/elsewhere/deploy/Dockerfile"] = c.entries.begin()->second;  // abs does not match root + display
+  moved.entries["/elsewhere/deploy/Dockerfile"] = std::move(c.entries.begin()->second);  // abs does not match root + display
   REQUIRE(decode_cache(encode_cache(moved, kRoot, "o", &skipped), kRoot, "o", back, why));
   CHECK((skipped == 1 && back.entries.empty()));
 }
@@ -296,7 +296,7 @@ TEST_CASE("facts cache: entries loaded from a buffer are saved again byte for by
   // a file parsed anew makes a new entry, encoded anew
   auto fresh = std::make_shared<ParsedFile>(*e.file);
   fresh->facts.edit().locked["torch"] = "2.10.0";
-  e = CacheEntry{fresh, e.notes, e.disk, e.key};
+  e = CacheEntry{fresh, std::move(e.notes), e.disk, e.key};
   REQUIRE(decode_cache(encode_cache(back, kRoot, "o", nullptr, &loaded), kRoot, "o", again, why));
   CHECK(again.entries.begin()->second.file->facts->locked.at("torch") == "2.10.0");
   // an entry whose file was swapped for other content: its loaded bytes are not copied
@@ -348,8 +348,9 @@ TEST_CASE("facts cache: entries stay sorted by path; a saved file out of order i
   CHECK(c.entries.find(kRoot + "/zz.sh") == c.entries.end());
   // keep some, add others (one twice): sorted, one entry a path
   std::vector<bool> keep{true, false, true, false};
-  c.entries.keep_and_add(keep, {{PathRef(kRoot + "/0.sh"), entry("0.sh")}, {PathRef(kRoot + "/c.sh"), entry("c.sh")},
-                                {PathRef(kRoot + "/0.sh"), entry("0.sh")}});
+  std::vector<CacheEntries::Item> add;
+  for (std::string d : {"0.sh", "c.sh", "0.sh"}) add.emplace_back(kRoot + "/" + d, entry(d));
+  c.entries.keep_and_add(keep, std::move(add));
   order.clear();
   for (const auto& [abs, e] : c.entries) order.push_back(abs);
   CHECK(order == std::vector<std::string>{kRoot + "/0.sh", order[1], order[2], kRoot + "/c.sh"});
