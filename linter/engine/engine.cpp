@@ -692,13 +692,13 @@ void parse_files(std::vector<Job>& jobs, const LintOptions& opt) {
   for (auto& th : pool) th.join();
 }
 
-// Step 3 (in order): the parsed files become the project, then linked.
 // The job's notes for its cache entry (copied: the job's go to the result).
 std::unique_ptr<const FileNotes> entry_notes(const Job& job) {
   if (!job.notes || (job.notes->read.empty() && job.notes->parse.empty())) return nullptr;
   return std::make_unique<const FileNotes>(*job.notes);
 }
 
+// Step 3 (in order): the parsed files become the project, then linked.
 // The run's parsed files become the cache for the next one (shared: link() adds facts to copies).
 // A reused entry stays where it is (a file read again takes this run's stamp and notes); the
 // others are made; entries of files this run did not parse are dropped.

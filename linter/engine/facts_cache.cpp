@@ -415,7 +415,7 @@ bool valid_key(uint64_t key) {
          static_cast<int>(key & cache_key::kKind) <= kLast<FileKind>;
 }
 
-// The entry's notes, shared only when there are some.
+// The entry's notes, made only when there are some.
 std::unique_ptr<const FileNotes> read_notes(Reader& r) {
   FileNotes n;
   r(n.parse), r(n.read);
