@@ -396,12 +396,9 @@ struct Job {
   const Parser* parser = nullptr;
   std::shared_ptr<const ParsedFile> pf;  // shared with a ParseCache when LintOptions::reuse is set
   // Reading's notes, and the parser's (kept with the facts in a ParseCache); most files have none.
-  struct Notes {
-    std::vector<Notification> read, parse;
-  };
-  std::unique_ptr<Notes> notes;
-  Notes& add_notes() {
-    if (!notes) notes = std::make_unique<Notes>();
+  std::unique_ptr<FileNotes> notes;
+  FileNotes& add_notes() {
+    if (!notes) notes = std::make_unique<FileNotes>();
     return *notes;
   }
   const std::vector<Notification>& read_notes() const { return notes ? notes->read : kNone; }
@@ -410,15 +407,29 @@ struct Job {
     if (!read.empty() || !parse.empty()) add_notes() = {read, parse};
   }
   static inline const std::vector<Notification> kNone;
-  // With LintOptions::reuse only: what the ParseCache entry is matched on.
-  struct ReuseKey {
-    std::string cache_key;
-    DiskStamp stamp;  // taken before reading
-  };
-  std::unique_ptr<ReuseKey> reuse;
+  // With LintOptions::reuse only: the file's stamp, taken before reading it, when it is known
+  // (`stamped`) and not the walk's status (most files), and the index of its ParseCache entry.
+  std::unique_ptr<DiskStamp> stamp;
+  static constexpr uint32_t kNoEntry = UINT32_MAX;
+  uint32_t entry = kNoEntry;
   bool parse = false;
-  bool reused = false;                    // pf is a ParseCache entry's
+  bool reused = false;   // pf is a ParseCache entry's
+  bool unread = false;   // and its stamp matched: the entry stays as it is
+  bool stamped = false;  // the stamp is known
+  DiskStamp walk_stamp() const { return {wf->dev, wf->ino, wf->size, wf->ctime_ns}; }
+  DiskStamp stamp_taken() const { return !stamped ? DiskStamp{} : stamp ? *stamp : walk_stamp(); }
 };
+
+// The index of the file's ParseCache entry (LintOptions::reuse), kNoEntry when it has none.
+uint32_t entry_index(const WalkedFile& wf, const LintOptions& opt) {
+  if (!opt.reuse) return Job::kNoEntry;
+  size_t at = opt.reuse->entries.index_of(wf.abs);
+  return at < opt.reuse->entries.size() && at < Job::kNoEntry ? static_cast<uint32_t>(at) : Job::kNoEntry;
+}
+
+const CacheEntry* entry_of(const Job& job, const LintOptions& opt) {
+  return opt.reuse && job.entry != Job::kNoEntry ? &opt.reuse->entries.at(job.entry).second : nullptr;
+}
 
 // The first bytes of an extension-less file, for shebang sniffing ("" when unreadable).
 std::string file_head(const WalkedFile& wf) {
@@ -436,10 +447,10 @@ std::string file_head(const WalkedFile& wf) {
 }
 
 // The parser of each kind, null for a kind two parsers share.
-const Parser* parser_of_kind(std::string_view kind) {
+const Parser* parser_of_kind(FileKind kind) {
   const Parser* found = nullptr;
   for (const Parser* p : parsers())
-    if (kind == kind_name(p->kind())) {
+    if (kind == p->kind()) {
       if (found) return nullptr;
       found = p;
     }
@@ -448,20 +459,15 @@ const Parser* parser_of_kind(std::string_view kind) {
 
 // The parser an earlier run chose for this path, read off its ParseCache entry's key. A name
 // with a dot is classified by its path alone (no content sniffing), so the choice still holds.
-const Parser* reused_classification(const WalkedFile& wf, const LintOptions& opt) {
+const Parser* reused_classification(const WalkedFile& wf, const CacheEntry* e) {
   const std::string& display = wf.display;
-  if (!opt.reuse || display.find('.', display.rfind('/') + 1) == std::string::npos) return nullptr;
-  auto it = opt.reuse->entries.find(wf.abs);
-  if (it == opt.reuse->entries.end()) return nullptr;
-  std::string_view key = it->second.key;
-  if (key.size() <= wf.display.size() || key.compare(0, wf.display.size(), wf.display) != 0 || key[wf.display.size()] != '\n')
-    return nullptr;
-  key.remove_prefix(wf.display.size() + 1);
-  return parser_of_kind(key.substr(0, key.find('\n')));
+  if (!e || display.find('.', display.rfind('/') + 1) == std::string::npos) return nullptr;
+  if (!e->file || e->file->src.path() != wf.display) return nullptr;
+  return parser_of_kind(cache_key::kind(e->key));
 }
 
-const Parser* classify(const WalkedFile& wf, const LintOptions& opt) {
-  if (const Parser* p = reused_classification(wf, opt)) return p;
+const Parser* classify(const WalkedFile& wf, const LintOptions& opt, const CacheEntry* entry) {
+  if (const Parser* p = reused_classification(wf, entry)) return p;
   FileInfo info{wf.display, base_name(wf.display), {}};
   const Parser* parser = parser_for(info);
   // no name match: sniff a shebang (extension-less scripts)
@@ -480,7 +486,8 @@ std::vector<Job> classify_files(const std::vector<WalkedFile>& files, const Lint
     const WalkedFile& wf = files[i];
     Job& job = jobs[i];
     job.wf = &wf;
-    job.parser = classify(wf, opt);
+    job.entry = entry_index(wf, opt);
+    job.parser = classify(wf, opt, entry_of(job, opt));
     if (!job.parser) {
       if (wf.explicit_arg)
         job.add_notes().read.push_back({Level::Warning, wf.display, {}, "not linted: sparkcheck has no parser for this kind of file", "unknown-kind"});
@@ -584,25 +591,32 @@ void parse_fresh(Job& job, std::string text, uint64_t hash, const LintOptions& o
   job.pf = std::move(pf);
 }
 
-// What besides its bytes decides what reading and parsing make of a file.
-std::string cache_key(const Job& job, const LintOptions& opt) {
+// What besides its bytes and display path decides what reading and parsing make of a file.
+uint32_t entry_key(const Job& job, const LintOptions& opt) {
   bool buffer = opt.stdin_text || opt.overlays.count(job.wf->abs);
-  return job.wf->display.str() + '\n' + kind_name(job.parser->kind()) + (buffer ? "\nbuffer" : "\ndisk") +
-         (opt.inline_ignore ? "+ignore" : "") + (opt.allow_reasonless_suppressions ? "+reasonless" : "") +
-         (opt.prefilter && prefilter_enabled_by_env() ? "+prefilter" : "");
+  uint32_t key = static_cast<uint32_t>(job.parser->kind()) & cache_key::kKind;
+  if (buffer) key |= cache_key::kBuffer;
+  if (opt.inline_ignore) key |= cache_key::kInlineIgnore;
+  if (opt.allow_reasonless_suppressions) key |= cache_key::kReasonless;
+  if (opt.prefilter && prefilter_enabled_by_env()) key |= cache_key::kPrefilter;
+  return key;
+}
+
+// The job's ParseCache entry when it is for this file as the job reads it (display path, kind,
+// buffer or disk, reading options); null otherwise.
+const CacheEntry* matching_entry(const Job& job, const LintOptions& opt) {
+  const CacheEntry* e = entry_of(job, opt);
+  return e && e->file && e->file->src.path() == job.wf->display && e->key == entry_key(job, opt) ? e : nullptr;
 }
 
 // The file as parsed in an earlier run, when nothing that decides it changed (shared, not copied:
 // link() copies a file before adding to its facts).
 bool reuse_parsed(Job& job, const LintOptions& opt, uint64_t hash) {
-  if (!opt.reuse) return false;
-  job.reuse->cache_key = cache_key(job, opt);
-  auto it = opt.reuse->entries.find(job.wf->abs);
-  if (it == opt.reuse->entries.end() || it->second.hash != hash || it->second.key != job.reuse->cache_key) return false;
-  job.pf = it->second.file;
-  if (!it->second.notes.empty()) job.add_notes().parse = it->second.notes;
+  const CacheEntry* e = matching_entry(job, opt);
+  if (!e || e->file->content_hash != hash) return false;
+  job.pf = e->file;
+  if (!e->parse_notes().empty()) job.add_notes().parse = e->parse_notes();
   job.reused = true;
-  job.reuse->cache_key = std::string();  // the entry has it (remember_parsed moves the entry)
   return true;
 }
 
@@ -610,7 +624,7 @@ bool reuse_parsed(Job& job, const LintOptions& opt, uint64_t hash) {
 // changed in the last two seconds (a write within the clock's tick would leave the same ctime).
 DiskStamp disk_stamp(const WalkedFile& wf, const LintOptions& opt) {
   if (opt.stdin_text || opt.overlays.count(wf.abs)) return {};
-  DiskStamp s{wf.dev, wf.ino, wf.size, wf.ctime_ns};  // the walk's status, when it took one
+  DiskStamp s{wf.dev, wf.ino, wf.size, wf.ctime_ns};  // the walk's status (Job::walk_stamp), when it took one
   struct stat st;
   if (s.size < 0) {
     if ((wf.explicit_arg ? stat(wf.abs.c_str(), &st) : lstat(wf.abs.c_str(), &st)) != 0 || !S_ISREG(st.st_mode)) return {};
@@ -626,17 +640,17 @@ DiskStamp disk_stamp(const WalkedFile& wf, const LintOptions& opt) {
 // The file as parsed in an earlier run without reading it: its stamp is unchanged.
 bool reuse_unread(Job& job, const LintOptions& opt) {
   if (!opt.reuse) return false;
-  job.reuse = std::make_unique<Job::ReuseKey>();
-  job.reuse->stamp = disk_stamp(*job.wf, opt);
-  if (job.reuse->stamp.size < 0) return false;
-  job.reuse->cache_key = cache_key(job, opt);
-  auto it = opt.reuse->entries.find(job.wf->abs);
-  if (it == opt.reuse->entries.end() || it->second.disk != job.reuse->stamp || it->second.key != job.reuse->cache_key) return false;
-  job.pf = it->second.file;
-  job.set_notes(it->second.read_notes, it->second.notes);
-  job.reused = true;
-  job.reuse->cache_key = std::string();  // the entry has it (remember_parsed moves the entry)
-  return true;
+  DiskStamp stamp = disk_stamp(*job.wf, opt);
+  if (stamp.size < 0) return false;
+  const CacheEntry* e = matching_entry(job, opt);
+  if (e && e->disk == stamp) {
+    job.pf = e->file;
+    job.set_notes(e->read_notes(), e->parse_notes());
+    return job.reused = job.unread = true;
+  }
+  job.stamped = true;
+  if (stamp != job.walk_stamp()) job.stamp = std::make_unique<DiskStamp>(stamp);
+  return false;
 }
 
 void parse_job(Job& job, const LintOptions& opt, const Prefilter& filter) {
@@ -682,29 +696,40 @@ void parse_files(std::vector<Job>& jobs, const LintOptions& opt) {
   for (auto& th : pool) th.join();
 }
 
+// The job's notes for its cache entry (copied: the job's go to the result).
+std::unique_ptr<const FileNotes> entry_notes(const Job& job) {
+  if (!job.notes || (job.notes->read.empty() && job.notes->parse.empty())) return nullptr;
+  return std::make_unique<const FileNotes>(*job.notes);
+}
+
 // Step 3 (in order): the parsed files become the project, then linked.
 // The run's parsed files become the cache for the next one (shared: link() adds facts to copies).
-// A reused entry moves over whole (its map node too): nothing of it is copied.
-void remember_parsed(const std::vector<Job>& jobs, ParseCache& cache) {
-  std::map<PathRef, ParseCache::Entry> next;
+// A reused entry stays where it is (a file read again takes this run's stamp and notes); the
+// others are made; entries of files this run did not parse are dropped.
+void remember_parsed(const std::vector<Job>& jobs, const LintOptions& opt, ParseCache& cache) {
+  std::vector<bool> kept(cache.entries.size());
+  std::vector<CacheEntries::Item> made;
+  made.reserve(static_cast<size_t>(std::count_if(jobs.begin(), jobs.end(), [](const Job& j) { return j.pf && !j.reused; })));
   cache.hits = cache.misses = 0;
-  for (const auto& job : jobs) {
-    if (!job.pf || !job.reuse) continue;  // with LintOptions::reuse, every parsed job has its key
-    auto old = job.reused ? cache.entries.find(job.wf->abs) : cache.entries.end();
-    bool moved = old != cache.entries.end();
-    auto at = moved ? next.insert(cache.entries.extract(old)).position : next.try_emplace(job.wf->abs).first;
-    ParseCache::Entry& e = at->second;
-    bool hit = moved || (job.reused && e.file);  // a file named twice: its entry moved already
-    if (!hit) e = {job.reuse->cache_key, job.pf->content_hash, job.pf, job.parse_notes(), {}, {}};
-    ++(hit ? cache.hits : cache.misses);
-    e.disk = job.reuse->stamp;
-    e.read_notes = job.read_notes();
+  for (const Job& job : jobs) {
+    if (!job.pf) continue;
+    ++(job.reused ? cache.hits : cache.misses);
+    DiskStamp stamp = job.stamp_taken();
+    if (!job.reused) {
+      made.push_back({job.wf->abs, CacheEntry{job.pf, entry_notes(job), stamp, entry_key(job, opt)}});
+      continue;
+    }
+    kept[job.entry] = true;
+    if (job.unread) continue;
+    CacheEntry& e = cache.entries.at(job.entry).second;
+    e.disk = stamp;
+    e.notes = entry_notes(job);
   }
-  cache.entries = std::move(next);
+  cache.entries.keep_and_add(kept, std::move(made));
 }
 
 void build_project(std::vector<Job>& jobs, const LintOptions& opt, LintResult& res) {
-  if (opt.reuse) remember_parsed(jobs, *opt.reuse);
+  if (opt.reuse) remember_parsed(jobs, opt, *opt.reuse);
   size_t parsed = static_cast<size_t>(std::count_if(jobs.begin(), jobs.end(), [](const Job& j) { return j.pf != nullptr; }));
   res.linted.reserve(parsed), res.project.files.reserve(parsed);  // no doubling slack at the peak
   for (auto& job : jobs) {

@@ -1,5 +1,7 @@
 // The lint run: walk -> read -> classify -> parse -> link -> rules -> findings.
 #pragma once
+#include <algorithm>
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <memory>
@@ -64,10 +66,6 @@ struct LintOptions {
   std::string cache_dir;
 };
 
-// What parsing made of each file in the last run, kept by its owner between runs. A file
-// whose bytes (or editor buffer), kind, display path and reading options are unchanged gets
-// its facts (shared, not copied) instead of a new parse; the walk, the links and the rules still run
-// over the whole project. Entries hold the facts as parsed, before link() adds to them.
 // What stat says of a file on disk. A write changes its ctime (which no tool can set back), a
 // replacement its inode; size -1: unknown, or changed too recently to trust the clock.
 struct DiskStamp {
@@ -75,19 +73,86 @@ struct DiskStamp {
   bool operator==(const DiskStamp&) const = default;
 };
 
+// Reading's notes (a byte-order mark) and the parser's, for a file; most files have none.
+struct FileNotes {
+  std::vector<Notification> read, parse;
+};
+
+// What besides its bytes and its display path decides what reading and parsing make of a
+// file, as bits: the parser's kind (the low byte), a buffer or the disk, the reading options.
+namespace cache_key {
+constexpr uint32_t kKind = 0xFF, kBuffer = 1u << 8, kInlineIgnore = 1u << 9, kReasonless = 1u << 10,
+                   kPrefilter = 1u << 11;
+constexpr uint32_t kAll = kKind | kBuffer | kInlineIgnore | kReasonless | kPrefilter;
+inline FileKind kind(uint32_t key) { return static_cast<FileKind>(key & kKind); }
+}  // namespace cache_key
+
+// One file as parsed in an earlier run. It is for the display path its file carries
+// (file->src.path()) and for its key; its content hash is the file's.
+struct CacheEntry {
+  std::shared_ptr<const ParsedFile> file;
+  std::unique_ptr<const FileNotes> notes;  // null when there are none (an entry is moved, never copied)
+  DiskStamp disk;                          // equal on the next run: the file is not even read
+  uint32_t key = 0;                        // cache_key bits
+  // Where the disk cache file it was decoded from holds its body (decode_cache); length 0:
+  // none (an entry made anew). Saving copies those bytes instead of encoding the file again.
+  uint32_t loaded_at = 0, loaded_len = 0;
+  const std::vector<Notification>& read_notes() const { return notes ? notes->read : kNone; }
+  const std::vector<Notification>& parse_notes() const { return notes ? notes->parse : kNone; }
+  static inline const std::vector<Notification> kNone;
+};
+
+// Cache entries by absolute path (interned, the file's abs_path): a vector sorted by path, so
+// that an entry costs its own bytes (no tree node); looked up by binary search.
+class CacheEntries {
+ public:
+  using Item = std::pair<PathRef, CacheEntry>;
+  using iterator = std::vector<Item>::iterator;
+  using const_iterator = std::vector<Item>::const_iterator;
+  iterator begin() { return items_.begin(); }
+  iterator end() { return items_.end(); }
+  const_iterator begin() const { return items_.begin(); }
+  const_iterator end() const { return items_.end(); }
+  size_t size() const { return items_.size(); }
+  bool empty() const { return items_.empty(); }
+  void clear() { items_.clear(); }
+  void reserve(size_t n) { items_.reserve(n); }
+  Item& at(size_t i) { return items_[i]; }
+  const Item& at(size_t i) const { return items_[i]; }
+  // The index of the entry for `abs` (a PathRef or any string), size() when there is none.
+  template <class K> size_t index_of(const K& abs) const {
+    auto it = std::lower_bound(items_.begin(), items_.end(), abs, [](const Item& i, const K& k) { return i.first < k; });
+    return it != items_.end() && it->first == abs ? static_cast<size_t>(it - items_.begin()) : items_.size();
+  }
+  template <class K> iterator find(const K& abs) { return items_.begin() + static_cast<ptrdiff_t>(index_of(abs)); }
+  template <class K> const_iterator find(const K& abs) const { return items_.begin() + static_cast<ptrdiff_t>(index_of(abs)); }
+  template <class K> void erase(const K& abs) {
+    if (size_t i = index_of(abs); i < items_.size()) items_.erase(items_.begin() + static_cast<ptrdiff_t>(i));
+  }
+  CacheEntry& operator[](PathRef abs);  // made (in order) when missing
+  // Adds an entry after all others; false (nothing added) unless `abs` sorts after the last.
+  bool append(PathRef abs, CacheEntry e);
+  // Keeps the entries whose index `keep` marks, in place, and adds `items` (in any order; of a
+  // path given twice, one stays).
+  void keep_and_add(const std::vector<bool>& keep, std::vector<Item> items);
+  // Adds the entries of `other` for paths not here; `other` is left empty.
+  void merge(CacheEntries& other);
+  // The entries for which `in` holds, moved into the result, removed from here (both stay sorted).
+  CacheEntries split_off(const std::function<bool(PathRef)>& in);
+
+ private:
+  std::vector<Item> items_;
+};
+
+// What parsing made of each file in the last run, kept by its owner between runs. A file
+// whose bytes (or editor buffer), kind, display path and reading options are unchanged gets
+// its facts (shared, not copied) instead of a new parse; the walk, the links and the rules still run
+// over the whole project. Entries hold the facts as parsed, before link() adds to them.
 class ParseCache {
  public:
-  struct Entry {
-    std::string key;   // display path, kind, reading options and buffer-or-disk
-    uint64_t hash = 0; // content_hash of the text parsed
-    std::shared_ptr<const ParsedFile> file;
-    std::vector<Notification> notes;  // the parser's own notes for the file
-    DiskStamp disk;                    // equal on the next run: the file is not even read
-    std::vector<Notification> read_notes;  // reading's notes (a byte-order mark)
-  };
+  using Entry = CacheEntry;
   size_t hits = 0, misses = 0;  // of the last run
-  // by absolute path (interned: the file's abs_path, no copy); files gone from the last run dropped
-  std::map<PathRef, Entry> entries;
+  CacheEntries entries;         // files gone from the last run dropped
 };
 
 // What a run did with the disk cache (LintOptions::disk_cache), for -v.

@@ -14,7 +14,7 @@ namespace sc {
 namespace {
 
 // Bump when the encoding changes; a cache of another format is ignored.
-constexpr uint32_t kFormat = 4;
+constexpr uint32_t kFormat = 5;
 constexpr std::string_view kMagic = "SPKFACTS";
 
 // The last value of each enum written to the cache (a larger one read back is an error).
@@ -27,6 +27,7 @@ template <> constexpr int kLast<EnvOrigin> = static_cast<int>(EnvOrigin::Sed);
 template <> constexpr int kLast<RefKind> = static_cast<int>(RefKind::Dockerfile);
 template <> constexpr int kLast<CommandContext> = static_cast<int>(CommandContext::Kubernetes);
 template <> constexpr int kLast<Level> = static_cast<int>(Level::Error);
+static_assert(kLast<FileKind> <= static_cast<int>(cache_key::kKind), "a file kind must fit the cache key's kind bits");
 
 // Every struct the cache holds, by size: a field added to one of them changes its size and
 // fails here until fields() below writes it (then update the number). libstdc++, 64-bit only.
@@ -352,38 +353,47 @@ std::string abs_in(const std::string& root, const std::string& display) {
 
 constexpr uint64_t kMaxSourceBytes = uint64_t(1) << 40;
 
-void write_source(Writer& w, const SourceFile& src, uint64_t hash) {
+void write_source(Writer& w, const SourceFile& src) {
   bool released = src.released();
   w(released);
   if (released) w.u(src.reload_size());
   else w(const_cast<std::string&>(src.text()));
-  w.fixed64(hash);
   w.bound = (released ? src.reload_size() : src.text().size()) + 2;
 }
 
-// One entry: its display path, key, hash, stamp, the file's text (or size), notes, then facts.
-void write_entry(Writer& w, const std::string& display, const ParseCache::Entry& e, const EncodedEntries* raw) {
-  auto& m = const_cast<ParseCache::Entry&>(e);  // Writer reads through the same fields() as Reader
-  auto& pf = const_cast<ParsedFile&>(*e.file);
+// An entry's body as loaded (CacheEntry::loaded_at), when it still holds the entry's file: it
+// starts with the file's content hash. Empty otherwise.
+std::string_view loaded_body(const CacheEntry& e, const LoadedBytes* loaded) {
+  const LineMemo* memo = e.file->line_memo.get();
+  if (!loaded || !*loaded || e.loaded_len < 8 || (memo && memo->grown)) return {};
+  std::string_view body = (*loaded)(e.loaded_at, e.loaded_len);
+  uint64_t hash = 0;
+  for (size_t i = 0; i < 8 && i < body.size(); ++i) hash |= uint64_t(static_cast<unsigned char>(body[i])) << (8 * i);
+  return body.size() == e.loaded_len && hash == e.file->content_hash ? body : std::string_view();
+}
+
+// One entry: its display path, key, stamp, then its body: the file's hash and text (or size),
+// notes, facts, suppressions and line memo.
+void write_entry(Writer& w, const std::string& display, const CacheEntry& e, const LoadedBytes* loaded) {
+  auto& pf = const_cast<ParsedFile&>(*e.file);  // Writer reads through the same fields() as Reader
   w.display = display;
-  w(w.display), w(m.key), w.fixed64(m.hash), w(m.disk);
-  const LineMemo* memo = pf.line_memo.get();
-  if (raw && raw->bytes && !(memo && memo->grown)) {
-    auto it = raw->by_file.find(e.file.get());
-    std::string_view body = it == raw->by_file.end() ? std::string_view() : raw->bytes(it->second.at, it->second.len);
-    if (!body.empty()) return w.raw(body);  // as loaded (checked then)
-  }
-  write_source(w, pf.src, pf.content_hash);
-  w(m.notes), w(m.read_notes), w(const_cast<FileFacts&>(*pf.facts));
+  w(w.display), w.u(e.key), w(const_cast<DiskStamp&>(e.disk));
+  if (std::string_view body = loaded_body(e, loaded); !body.empty()) return w.raw(body);  // as loaded (checked then)
+  w.fixed64(pf.content_hash);
+  write_source(w, pf.src);
+  w(const_cast<std::vector<Notification>&>(e.parse_notes())), w(const_cast<std::vector<Notification>&>(e.read_notes()));
+  w(const_cast<FileFacts&>(*pf.facts));
   w(const_cast<std::vector<SuppressDirective>&>(pf.suppressions()));
   w(const_cast<std::vector<Notification>&>(pf.suppression_problems()));
   std::vector<std::pair<int, std::string>> none;
+  const LineMemo* memo = pf.line_memo.get();
   w(pf.src.released() && memo ? pf.line_memo->lines : none);  // a kept text needs no memo
 }
 
 // The file as released (re-read on demand from `abs`), or with the text it kept.
 std::shared_ptr<ParsedFile> read_source(Reader& r, const std::string& abs) {
   auto pf = std::make_shared<ParsedFile>();
+  pf->content_hash = r.fixed64();
   bool released = false;
   r(released);
   uint64_t size = 0;
@@ -392,7 +402,6 @@ std::shared_ptr<ParsedFile> read_source(Reader& r, const std::string& abs) {
   else r(text), size = text.size();
   if (size > kMaxSourceBytes) r.bad = true;
   pf->abs_path = abs;
-  pf->content_hash = r.fixed64();
   pf->src = SourceFile(r.display, std::move(text));
   if (released && !r.bad) pf->src.release(pf->abs_path, pf->content_hash, static_cast<size_t>(size));
   r.bound = static_cast<size_t>(size) + 2;
@@ -416,32 +425,49 @@ void read_line_memo(Reader& r, ParsedFile& pf) {
   if (!lines.empty()) pf.memo().lines = std::move(lines);
 }
 
-// Reads one entry into `cache` (keyed by its absolute path under `root`).
-void read_entry(Reader& r, const std::string& root, ParseCache& cache, EncodedEntries* raw) {
+// A key a saved entry may hold: a known kind and options, never a buffer (not saved).
+bool valid_key(uint64_t key) {
+  return (key & ~uint64_t(cache_key::kAll)) == 0 && (key & cache_key::kBuffer) == 0 &&
+         static_cast<int>(key & cache_key::kKind) <= kLast<FileKind>;
+}
+
+// The entry's notes, made only when there are some.
+std::unique_ptr<const FileNotes> read_notes(Reader& r) {
+  FileNotes n;
+  r(n.parse), r(n.read);
+  if (n.parse.empty() && n.read.empty()) return nullptr;
+  return std::make_unique<const FileNotes>(std::move(n));
+}
+
+// Reads one entry into `cache` (keyed by its absolute path under `root`, after the last one);
+// `base` is the payload's offset in the cache file.
+void read_entry(Reader& r, const std::string& root, ParseCache& cache, size_t base) {
   std::string display;
   r(display);
   if (r.bad || !safe_display(display)) return void(r.bad = true);
   r.display = display;
-  ParseCache::Entry e;
-  r(e.key);
-  e.hash = r.fixed64();
+  CacheEntry e;
+  uint64_t key = r.u();
+  if (!valid_key(key)) return void(r.bad = true);
+  e.key = static_cast<uint32_t>(key);
   r(e.disk);
   size_t at = r.pos();
   std::string abs = abs_in(root, display);
-  if (!r.spend(sizeof(ParsedFile) + sizeof(ParseCache::Entry) + 2 * abs.size())) return;
+  if (!r.spend(sizeof(ParsedFile) + sizeof(CacheEntry) + 2 * abs.size())) return;
   std::shared_ptr<ParsedFile> pf = read_source(r, abs);
+  e.notes = read_notes(r);
   FileFacts facts;
   std::vector<SuppressDirective> directives;
   std::vector<Notification> problems;
-  r(e.notes), r(e.read_notes), r(facts), r(directives), r(problems);
+  r(facts), r(directives), r(problems);
   pf->set_suppressions(std::move(directives), std::move(problems));
   read_line_memo(r, *pf);
   pf->facts = std::move(facts);
-  if (!consistent(*pf->facts) || !starts_with(e.key, display + "\n") || e.hash != pf->content_hash) r.bad = true;
-  if (raw) raw->by_file[pf.get()] = {pf, at, r.pos() - at};
-  PathRef key = pf->abs_path;
+  if (!consistent(*pf->facts)) r.bad = true;
+  if (base + r.pos() <= UINT32_MAX) e.loaded_at = static_cast<uint32_t>(base + at), e.loaded_len = static_cast<uint32_t>(r.pos() - at);
+  PathRef path = pf->abs_path;
   e.file = std::move(pf);
-  if (!r.bad && !cache.entries.emplace(key, std::move(e)).second) r.bad = true;  // twice
+  if (!r.bad && !cache.entries.append(path, std::move(e))) r.bad = true;  // out of order, or twice
 }
 
 }  // namespace
@@ -497,7 +523,7 @@ uint64_t cache_checksum(std::string_view payload) {
 // Made in order, never patched: the header, then the payload handed out about 64 KiB at a
 // time (an entry is made whole first: one naming another file is dropped), then the trailer.
 void encode_cache(const ParseCache& cache, const std::string& root, const std::string& options,
-                  const std::function<void(std::string_view)>& put, size_t* skipped, const EncodedEntries* raw) {
+                  const std::function<void(std::string_view)>& put, size_t* skipped, const LoadedBytes* loaded) {
   std::string out(kMagic), version = tool_id(), r = root, o = options;
   out.reserve(2 * kFlushBytes);
   Writer w(out);
@@ -510,13 +536,13 @@ void encode_cache(const ParseCache& cache, const std::string& root, const std::s
   w(r), w(o);
   for (const auto& [abs, e] : cache.entries) {
     std::string display = e.file ? e.file->src.path().str() : std::string();
-    if (!e.file || !safe_display(display) || abs != abs_in(root, display) || e.key.find("\nbuffer") != std::string::npos) {
+    if (!e.file || !safe_display(display) || abs != abs_in(root, display) || (e.key & cache_key::kBuffer)) {
       ++left_out;
       continue;
     }
     size_t mark = out.size();
     w.foreign = false;
-    write_entry(w, display, e, raw);
+    write_entry(w, display, e, loaded);
     if (w.foreign) out.resize(mark), ++left_out;
     else ++n;
     if (out.size() >= kFlushBytes) flush();
@@ -528,9 +554,9 @@ void encode_cache(const ParseCache& cache, const std::string& root, const std::s
 }
 
 std::string encode_cache(const ParseCache& cache, const std::string& root, const std::string& options, size_t* skipped,
-                         const EncodedEntries* raw) {
+                         const LoadedBytes* loaded) {
   std::string all;
-  encode_cache(cache, root, options, [&](std::string_view bytes) { all.append(bytes); }, skipped, raw);
+  encode_cache(cache, root, options, [&](std::string_view bytes) { all.append(bytes); }, skipped, loaded);
   return all;
 }
 
@@ -561,7 +587,7 @@ bool check_frame(std::string_view bytes, std::string_view& payload, uint64_t& en
 }  // namespace
 
 bool decode_cache(std::string_view bytes, const std::string& root, const std::string& options, ParseCache& out,
-                  std::string& why, EncodedEntries* raw) {
+                  std::string& why) {
   out.entries.clear();
   std::string_view payload;
   uint64_t n = 0;
@@ -571,14 +597,11 @@ bool decode_cache(std::string_view bytes, const std::string& root, const std::st
   r(r_root), r(r_opts);
   if (r.bad || r_root != root || r_opts != options) return why = "written for another root or options", false;
   if (n > r.left()) r.bad = true;  // each entry takes bytes
-  for (; n > 0 && !r.bad; --n) read_entry(r, root, out, raw);
-  if (raw) {  // offsets in the payload -> in the file
-    raw->size = bytes.size();
-    for (auto& [file, ref] : raw->by_file) ref.at += static_cast<size_t>(payload.data() - bytes.data());
-  }
+  size_t base = static_cast<size_t>(payload.data() - bytes.data());
+  out.entries.reserve(std::min<size_t>(n, r.left() / 32));  // an entry takes 39 bytes or more
+  for (; n > 0 && !r.bad; --n) read_entry(r, root, out, base);
   if (r.bad || !r.at_end()) {
     out.entries.clear();
-    if (raw) raw->by_file.clear();
     return why = "an entry is inconsistent (a count, range, path or index out of bounds)", false;
   }
   return true;

@@ -2,7 +2,9 @@
 // reading and parsing), so that the next `sparkcheck lint` parses only changed files.
 // Format (all integers little-endian; strings and lists length-prefixed):
 //   header  "SPKFACTS" | u32 format | str tool version | u64 layout
-//   payload str root | str options | entry...
+//   payload str root | str options | entry... (in absolute path order)
+//   entry   str display | key (CacheEntry::key) | stamp | body: u64 hash | text or size | notes |
+//           facts | suppressions | flagged-line memo
 //   trailer u64 entries | u64 payload size | u64 checksum (cache_checksum of the payload)
 // The trailer comes last so that the file is written as it is made, never held whole.
 // A cache written by another version, for another root or options, or that fails any check
@@ -14,7 +16,6 @@
 #include <memory>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 
 #include "engine/engine.h"
 
@@ -23,37 +24,26 @@ namespace sc {
 // The options of a run that change what reading and parsing make of a file.
 std::string cache_options_text(const LintOptions& opt);
 
-// Where a loaded cache holds each entry's notes and file, by the ParsedFile read from there
-// (kept alive here, so no other file can take its address): an entry saved again with that
-// same file is copied from those bytes instead of encoded anew. The bytes are not kept for the
-// run: `bytes` gives them back at save time (the disk cache reads them again from the file
-// as it was loaded), or an empty view when they are no longer at hand (then all is encoded).
-struct EncodedEntries {
-  struct Ref {
-    std::shared_ptr<const ParsedFile> file;
-    size_t at = 0, len = 0;  // in the cache file
-  };
-  std::unordered_map<const ParsedFile*, Ref> by_file;
-  size_t size = 0;  // of the cache file decoded
-  std::function<std::string_view(size_t at, size_t len)> bytes;  // a view valid until the next call
-};
+// The bytes of the cache file an entry was decoded from (CacheEntry::loaded_at, loaded_len),
+// for entries saved again unchanged: a view valid until the next call, or an empty one when
+// they are no longer at hand (then the entry is encoded anew).
+using LoadedBytes = std::function<std::string_view(size_t at, size_t len)>;
 
 // The cache file for the entries of `cache` that belong under `root`, handed to `put` in
 // order, a block at a time; entries from buffers, outside the root, or naming another file
 // are left out (they are parsed again).
 void encode_cache(const ParseCache& cache, const std::string& root, const std::string& options,
                   const std::function<void(std::string_view)>& put, size_t* skipped = nullptr,
-                  const EncodedEntries* raw = nullptr);
+                  const LoadedBytes* loaded = nullptr);
 // The same, whole in memory.
 std::string encode_cache(const ParseCache& cache, const std::string& root, const std::string& options,
-                         size_t* skipped = nullptr, const EncodedEntries* raw = nullptr);
+                         size_t* skipped = nullptr, const LoadedBytes* loaded = nullptr);
 // The checksum the trailer holds (a 64-bit hash, against damage, not forgery).
 uint64_t cache_checksum(std::string_view payload);
-// Reads a cache file into `out` (replacing its entries). False, with `why`, on any
-// inconsistency; `out` is then empty.
-// With `raw`, records where each entry lies in `bytes` (raw->bytes is left to the caller).
+// Reads a cache file into `out` (replacing its entries), noting where each entry's body lies
+// in `bytes`. False, with `why`, on any inconsistency; `out` is then empty.
 bool decode_cache(std::string_view bytes, const std::string& root, const std::string& options, ParseCache& out,
-                  std::string& why, EncodedEntries* raw = nullptr);
+                  std::string& why);
 
 // The directory for the cache: `dir` when given, else <root>/.sparkcheck_cache when usable,
 // else $XDG_CACHE_HOME/sparkcheck (~/.cache/sparkcheck). Created when missing (with a

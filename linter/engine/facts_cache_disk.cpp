@@ -201,13 +201,15 @@ double cpu_ms() {
 
 // What decides reuse for every entry: unchanged after a run means there is nothing to write.
 // Hashed entry by entry (no copy of every path at once).
-uint64_t cache_state(const std::map<PathRef, ParseCache::Entry>& entries) {
+uint64_t cache_state(const CacheEntries& entries) {
   uint64_t state = entries.size();
   std::string one;
   for (const auto& [abs, e] : entries) {
-    one.assign(abs).append(1, '\n').append(e.key).append(1, '\n');
+    one.assign(abs).append(1, '\n');
+    if (e.file) one.append(e.file->src.path()).append(1, '\n');
     if (e.file && e.file->line_memo) one += std::to_string(e.file->line_memo->lines.size());  // a memo grown: saved again
-    for (int64_t v : {static_cast<int64_t>(e.hash), e.disk.dev, e.disk.ino, e.disk.size, e.disk.ctime_ns})
+    uint64_t hash = e.file ? e.file->content_hash : 0;
+    for (int64_t v : {static_cast<int64_t>(hash), static_cast<int64_t>(e.key), e.disk.dev, e.disk.ino, e.disk.size, e.disk.ctime_ns})
       one.append(reinterpret_cast<const char*>(&v), sizeof v);
     state = (state * 0x9E3779B97F4A7C15ull) ^ hash_bytes(one);
   }
@@ -220,7 +222,7 @@ bool under(const std::string& a, const std::string& dir) {
 
 // Entries for files outside the paths this run walks are set aside (the run cannot reach them)
 // and put back before saving: linting a few named files keeps the rest of the cache.
-std::map<PathRef, ParseCache::Entry> out_of_scope(ParseCache& cache, const LintOptions& opt) {
+CacheEntries out_of_scope(ParseCache& cache, const LintOptions& opt) {
   std::vector<std::string> scope;
   std::error_code ec;
   for (const std::string& p : opt.paths.empty() ? std::vector<std::string>{"."} : opt.paths) {
@@ -228,13 +230,9 @@ std::map<PathRef, ParseCache::Entry> out_of_scope(ParseCache& cache, const LintO
     if (a.size() > 1 && a.back() == '/') a.pop_back();
     scope.push_back(a);
   }
-  std::map<PathRef, ParseCache::Entry> aside;
-  for (auto it = cache.entries.begin(); it != cache.entries.end();) {
-    bool in = std::any_of(scope.begin(), scope.end(), [&](const std::string& s) { return under(it->first, s); });
-    if (in) ++it;
-    else aside.insert(cache.entries.extract(it++));
-  }
-  return aside;
+  return cache.entries.split_off([&](PathRef abs) {
+    return std::none_of(scope.begin(), scope.end(), [&](const std::string& s) { return under(abs, s); });
+  });
 }
 
 // The cache file as loaded, kept open (not its bytes) for the entries saved again unchanged:
@@ -276,8 +274,8 @@ class LoadedFile {
   bool checked_ = false, same_ = false;
 };
 
-// Decodes the cache file; its bytes go once decoded (`raw` reads them again to save).
-void load(const std::string& root, const std::string& options, ParseCache& cache, EncodedEntries& raw,
+// Decodes the cache file; its bytes go once decoded (`loaded` reads them again to save).
+void load(const std::string& root, const std::string& options, ParseCache& cache, LoadedBytes& loaded,
           CacheReport& rep) {
   double t0 = cpu_ms();
   std::string why;
@@ -287,22 +285,22 @@ void load(const std::string& root, const std::string& options, ParseCache& cache
     auto file = std::make_shared<LoadedFile>(fd, st);
     std::string bytes;
     if (!read_at(fd, 0, static_cast<size_t>(st.st_size), bytes)) why = "short read";
-    else if (decode_cache(bytes, root, options, cache, why, &raw))
-      raw.bytes = [file](size_t at, size_t len) { return file->bytes(at, len); };
+    else if (decode_cache(bytes, root, options, cache, why))
+      loaded = [file](size_t at, size_t len) { return file->bytes(at, len); };
   }
   if (!why.empty()) rep.note = "cache file ignored: " + why;
   rep.loaded = cache.entries.size();
   rep.load_ms = cpu_ms() - t0;
 }
 
-void save(const std::string& root, const std::string& options, const ParseCache& cache, const EncodedEntries& raw,
+void save(const std::string& root, const std::string& options, const ParseCache& cache, const LoadedBytes& loaded,
           CacheReport& rep) {
   double t0 = cpu_ms();
   std::string why;
   size_t left_out = 0;
   auto add = [&](const std::string& what) { rep.note += (rep.note.empty() ? "" : "; ") + what; };
   FileWriter out(rep.file);
-  encode_cache(cache, root, options, [&](std::string_view bytes) { out.write(bytes); }, &left_out, &raw);
+  encode_cache(cache, root, options, [&](std::string_view bytes) { out.write(bytes); }, &left_out, &loaded);
   if (out.commit(why)) rep.saved = true;
   else add("cache not written: " + why);
   if (left_out) add(std::to_string(left_out) + " files not cached (facts naming another file)");
@@ -342,7 +340,7 @@ LintResult lint_with_disk_cache(const LintOptions& opt, const std::string& root)
   rep.used = true;
   rep.file = cache_file_in(dir, root, options);
   if (!why.empty()) rep.note = "fell back to " + dir + " (" + why + ")";
-  EncodedEntries raw;
+  LoadedBytes loaded;
   // With a cache file to decode, the knowledge tables are parsed meanwhile (a run with files
   // needs them; an empty tree, with no cache file, loads none). A failure there is left for the
   // first look-up to meet again on this thread.
@@ -350,16 +348,16 @@ LintResult lint_with_disk_cache(const LintOptions& opt, const std::string& root)
   bool has_file = lstat(rep.file.c_str(), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0;
   std::thread tables;
   if (has_file) tables = std::thread([] { try { knowledge::load_errors(); } catch (...) {} });
-  load(root, options, cache, raw, rep);
+  load(root, options, cache, loaded, rep);
   if (tables.joinable()) tables.join();
-  std::map<PathRef, ParseCache::Entry> aside = out_of_scope(cache, opt);
+  CacheEntries aside = out_of_scope(cache, opt);
   uint64_t before = rep.loaded ? cache_state(cache.entries) : ~uint64_t(0);
   run.reuse = &cache;
   LintResult res = run_lint(run);
   rep.hits = cache.hits, rep.misses = cache.misses;
   if (rep.loaded ? cache_state(cache.entries) != before : !cache.entries.empty()) {  // an empty tree writes none
     cache.entries.merge(aside);
-    save(root, options, cache, raw, rep);
+    save(root, options, cache, loaded, rep);
   }
   res.cache = std::move(rep);
   return res;

@@ -65,22 +65,23 @@ ParseCache one_entry(const std::string& text = std::string(40, 'x') + "\n" + std
   pf->memo().lines = {{1, "xx"}, {2, "y y"}};
   ParseCache c;
   ParseCache::Entry& e = c.entries[pf->abs_path];
-  e.key = kPath + "\nDockerfile\ndisk+ignore";
-  e.hash = pf->content_hash;
+  e.key = static_cast<uint32_t>(FileKind::Dockerfile) | cache_key::kInlineIgnore;
   e.file = pf;
-  e.notes = {{Level::Warning, kPath, {1, 1, 1, 2}, "parse note", "parse-error"}, {Level::Note, "", {}, "plain", "x"}};
+  FileNotes notes;
+  notes.parse = {{Level::Warning, kPath, {1, 1, 1, 2}, "parse note", "parse-error"}, {Level::Note, "", {}, "plain", "x"}};
+  notes.read = {{Level::Note, kPath, {1, 1, 1, 2}, "byte-order mark", "bom"}};
+  e.notes = std::make_unique<const FileNotes>(notes);
   e.disk = {11, 22, static_cast<int64_t>(text.size()), 1234567890123};
-  e.read_notes = {{Level::Note, kPath, {1, 1, 1, 2}, "byte-order mark", "bom"}};
   return c;
 }
 
-// `bytes` decoded, with where each entry lies in them recorded in `raw`.
-ParseCache decoded_with_raw(const std::string& bytes, EncodedEntries& raw) {
+// `bytes` decoded, and `loaded` set to give them back.
+ParseCache decoded_with_raw(const std::string& bytes, LoadedBytes& loaded) {
   auto buf = std::make_shared<const std::string>(bytes);
   ParseCache back;
   std::string why;
-  REQUIRE(decode_cache(*buf, kRoot, "o", back, why, &raw));
-  raw.bytes = [buf](size_t at, size_t len) {
+  REQUIRE(decode_cache(*buf, kRoot, "o", back, why));
+  loaded = [buf](size_t at, size_t len) {
     return at + len <= buf->size() ? std::string_view(*buf).substr(at, len) : std::string_view();
   };
   return back;
@@ -98,11 +99,11 @@ TEST_CASE("facts cache: every fact type survives the round trip") {
   const ParseCache::Entry& e = back.entries.begin()->second;
   CHECK(back.entries.begin()->first == kRoot + "/" + kPath);
   CHECK(e.key == c.entries.begin()->second.key);
-  CHECK(e.hash == c.entries.begin()->second.hash);
+  CHECK(e.file->content_hash == c.entries.begin()->second.file->content_hash);
   CHECK(e.disk == c.entries.begin()->second.disk);
-  CHECK(e.notes.size() == 2);
-  CHECK(e.notes[1].path.empty());
-  CHECK(e.read_notes[0].id == "bom");
+  CHECK(e.parse_notes().size() == 2);
+  CHECK(e.parse_notes()[1].path.empty());
+  CHECK(e.read_notes()[0].id == "bom");
   const ParsedFile& pf = *e.file;
   CHECK(pf.src.path() == kPath);
   CHECK(pf.src.released());
@@ -163,7 +164,7 @@ TEST_CASE("facts cache: written in blocks as it is made, the same bytes as made 
 
 TEST_CASE("facts cache: entries naming another file, outside the root or from a buffer are not written") {
   ParseCache c = one_entry();
-  ParseCache::Entry e = c.entries.begin()->second;
+  ParseCache::Entry& e = c.entries.begin()->second;
   auto other = std::make_shared<ParsedFile>(*e.file);
   other->facts.edit().expansions[0].used.path = "elsewhere.sh";
   c.entries.begin()->second.file = other;
@@ -174,12 +175,12 @@ TEST_CASE("facts cache: entries naming another file, outside the root or from a 
   CHECK(skipped == 1);
   CHECK(back.entries.empty());
   c = one_entry();
-  c.entries.begin()->second.key = kPath + "\nDockerfile\nbuffer";
+  c.entries.begin()->second.key |= cache_key::kBuffer;
   REQUIRE(decode_cache(encode_cache(c, kRoot, "o", &skipped), kRoot, "o", back, why));
   CHECK((skipped == 1 && back.entries.empty()));
   c = one_entry();
   ParseCache moved;
-  moved.entries["/elsewhere/deploy/Dockerfile"] = c.entries.begin()->second;  // abs does not match root + display
+  moved.entries["/elsewhere/deploy/Dockerfile"] = std::move(c.entries.begin()->second);  // abs does not match root + display
   REQUIRE(decode_cache(encode_cache(moved, kRoot, "o", &skipped), kRoot, "o", back, why));
   CHECK((skipped == 1 && back.entries.empty()));
 }
@@ -275,41 +276,48 @@ TEST_CASE("facts cache: files on disk are written whole and never read through a
 
 TEST_CASE("facts cache: entries loaded from a buffer are saved again byte for byte") {
   std::string first = encode_cache(one_entry(), kRoot, "o");
-  EncodedEntries raw;
-  ParseCache back = decoded_with_raw(first, raw);
+  LoadedBytes loaded;
+  ParseCache back = decoded_with_raw(first, loaded);
   std::string why;
-  REQUIRE(raw.by_file.count(back.entries.begin()->second.file.get()));
+  CacheEntry& e = back.entries.begin()->second;
+  REQUIRE(e.loaded_len > 0);
   size_t asked = 0;
-  auto loaded = raw.bytes;
-  raw.bytes = [&](size_t at, size_t len) { return ++asked, loaded(at, len); };
-  CHECK(encode_cache(back, kRoot, "o", nullptr, &raw) == first);
+  LoadedBytes counted = [&](size_t at, size_t len) { return ++asked, loaded(at, len); };
+  CHECK(encode_cache(back, kRoot, "o", nullptr, &counted) == first);
   CHECK(asked == 1);
   // the loaded bytes gone (the file changed in place): encoded anew, the same
-  raw.bytes = [](size_t, size_t) { return std::string_view(); };
-  CHECK(encode_cache(back, kRoot, "o", nullptr, &raw) == first);
-  raw.bytes = loaded;
-  back.entries.begin()->second.disk.ctime_ns += 1;  // the stamp is written anew, the rest copied
+  LoadedBytes gone = [](size_t, size_t) { return std::string_view(); };
+  CHECK(encode_cache(back, kRoot, "o", nullptr, &gone) == first);
+  e.disk.ctime_ns += 1;  // the stamp is written anew, the rest copied
   ParseCache again;
-  REQUIRE(decode_cache(encode_cache(back, kRoot, "o", nullptr, &raw), kRoot, "o", again, why));
-  CHECK(again.entries.begin()->second.disk.ctime_ns == back.entries.begin()->second.disk.ctime_ns);
+  REQUIRE(decode_cache(encode_cache(back, kRoot, "o", nullptr, &loaded), kRoot, "o", again, why));
+  CHECK(again.entries.begin()->second.disk.ctime_ns == e.disk.ctime_ns);
   CHECK(again.entries.begin()->second.file->facts->locked.at("torch") == "2.9.1");
-  // a file parsed anew (another ParsedFile) is encoded anew
-  auto fresh = std::make_shared<ParsedFile>(*back.entries.begin()->second.file);
+  // a file parsed anew makes a new entry, encoded anew
+  auto fresh = std::make_shared<ParsedFile>(*e.file);
   fresh->facts.edit().locked["torch"] = "2.10.0";
-  back.entries.begin()->second.file = fresh;
-  REQUIRE(decode_cache(encode_cache(back, kRoot, "o", nullptr, &raw), kRoot, "o", again, why));
+  e = CacheEntry{fresh, std::move(e.notes), e.disk, e.key};
+  REQUIRE(decode_cache(encode_cache(back, kRoot, "o", nullptr, &loaded), kRoot, "o", again, why));
   CHECK(again.entries.begin()->second.file->facts->locked.at("torch") == "2.10.0");
+  // an entry whose file was swapped for other content: its loaded bytes are not copied
+  ParseCache swapped = decoded_with_raw(first, loaded);
+  CacheEntry& s = swapped.entries.begin()->second;
+  auto other = std::make_shared<ParsedFile>(*s.file);
+  other->content_hash ^= 1;
+  s.file = other;
+  REQUIRE(decode_cache(encode_cache(swapped, kRoot, "o", nullptr, &loaded), kRoot, "o", again, why));
+  CHECK(again.entries.begin()->second.file->content_hash == other->content_hash);
 }
 
 TEST_CASE("facts cache: a flagged-line memo that grew is saved anew; a forged one is rejected") {
   std::string first = encode_cache(one_entry(), kRoot, "o");
-  EncodedEntries raw;
-  ParseCache back = decoded_with_raw(first, raw);
+  LoadedBytes loaded;
+  ParseCache back = decoded_with_raw(first, loaded);
   std::string why;
   LineMemo& memo = back.entries.begin()->second.file->memo();
   memo.lines.push_back({3, "z"});
   memo.grown = true;
-  std::string grown = encode_cache(back, kRoot, "o", nullptr, &raw);
+  std::string grown = encode_cache(back, kRoot, "o", nullptr, &loaded);
   CHECK(grown != first);
   ParseCache again;
   REQUIRE(decode_cache(grown, kRoot, "o", again, why));
@@ -321,4 +329,62 @@ TEST_CASE("facts cache: a flagged-line memo that grew is saved anew; a forged on
     c.entries.begin()->second.file->memo().lines.push_back(bad);
     CHECK_FALSE(decode_cache(encode_cache(c, kRoot, "o"), kRoot, "o", again, why));
   }
+}
+
+TEST_CASE("facts cache: entries stay sorted by path; a saved file out of order is rejected") {
+  ParseCache c;
+  auto entry = [](const std::string& display) {
+    auto pf = std::make_shared<ParsedFile>();
+    pf->abs_path = kRoot + "/" + display;
+    pf->src = SourceFile(display, "x");
+    pf->content_hash = hash_bytes("x");
+    return CacheEntry{pf, nullptr, {}, static_cast<uint32_t>(FileKind::Shell)};
+  };
+  for (std::string d : {"b.sh", "a/c.sh", "a.sh", "a-b.sh"}) c.entries[kRoot + "/" + d] = entry(d);
+  std::vector<std::string> order;
+  for (const auto& [abs, e] : c.entries) order.push_back(abs);
+  CHECK(std::is_sorted(order.begin(), order.end()));
+  CHECK(c.entries.find(kRoot + "/a.sh")->second.file->src.path() == "a.sh");
+  CHECK(c.entries.find(kRoot + "/zz.sh") == c.entries.end());
+  // keep some, add others (one twice): sorted, one entry a path
+  std::vector<bool> keep{true, false, true, false};
+  std::vector<CacheEntries::Item> add;
+  for (std::string d : {"0.sh", "c.sh", "0.sh"}) add.emplace_back(kRoot + "/" + d, entry(d));
+  c.entries.keep_and_add(keep, std::move(add));
+  order.clear();
+  for (const auto& [abs, e] : c.entries) order.push_back(abs);
+  CHECK(order == std::vector<std::string>{kRoot + "/0.sh", order[1], order[2], kRoot + "/c.sh"});
+  CHECK(std::is_sorted(order.begin(), order.end()));
+  // set aside and merged back
+  CacheEntries aside = c.entries.split_off([](PathRef abs) { return abs.str() < kRoot + "/b"; });
+  CHECK((aside.size() + c.entries.size() == 4 && !aside.empty()));
+  c.entries.merge(aside);
+  CHECK((aside.empty() && c.entries.size() == 4));
+  ParseCache back;
+  std::string why;
+  REQUIRE(decode_cache(encode_cache(c, kRoot, "o"), kRoot, "o", back, why));
+  CHECK(back.entries.size() == 4);
+  CHECK(back.entries.begin()->second.key == static_cast<uint32_t>(FileKind::Shell));
+  // the encoder writes in path order; a file with two entries swapped (resealed) is rejected
+  auto payload = [](const ParseCache& p) {
+    std::string b = encode_cache(p, kRoot, "o");
+    uint64_t size = 0;
+    for (int i = 0; i < 8; ++i) size |= uint64_t(static_cast<unsigned char>(b[b.size() - 16 + i])) << (8 * i);
+    return std::pair{b, b.substr(b.size() - 24 - size, size)};
+  };
+  ParseCache one, two, none;
+  one.entries[kRoot + "/a.sh"] = entry("a.sh");
+  two.entries[kRoot + "/b.sh"] = entry("b.sh");
+  size_t prefix = payload(none).second.size();
+  std::string head = payload(none).first;
+  std::string swapped = payload(two).second + payload(one).second.substr(prefix);
+  std::string forged = head.substr(0, head.size() - 24 - prefix) + swapped;
+  for (uint64_t v : {uint64_t(2), uint64_t(swapped.size()), cache_checksum(swapped)})
+    for (int i = 0; i < 8; ++i) forged.push_back(static_cast<char>(v >> (8 * i)));
+  CHECK_FALSE(decode_cache(forged, kRoot, "o", back, why));
+  std::string ordered = payload(one).second + payload(two).second.substr(prefix);
+  forged = head.substr(0, head.size() - 24 - prefix) + ordered;
+  for (uint64_t v : {uint64_t(2), uint64_t(ordered.size()), cache_checksum(ordered)})
+    for (int i = 0; i < 8; ++i) forged.push_back(static_cast<char>(v >> (8 * i)));
+  CHECK(decode_cache(forged, kRoot, "o", back, why));  // the same splice in order is read
 }
