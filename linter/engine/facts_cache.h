@@ -9,7 +9,7 @@
 // The trailer comes last so that the file is written as it is made, never held whole.
 // A cache written by another version, for another root or options, or that fails any check
 // (size, checksum, a count or a range out of bounds, a path that is not the entry's own) is
-// ignored as a whole. See docs/cache.md.
+// ignored as a whole. See docs/cli.md (Facts cache).
 #pragma once
 #include <cstdint>
 #include <functional>

@@ -199,7 +199,7 @@ TEST_CASE("facts cache: another version, root, options, a truncation or a flippe
   CHECK_FALSE(decode_cache(flipped, kRoot, "o", back, why));
   CHECK(why == "checksum mismatch");
   std::string other_version = bytes;
-  other_version[13] ^= 0x01;  // first character of the version string (magic 8, format 4, length 1)
+  other_version[13] ^= 0x01;  // first character of the version string (magic 8, format 4 bytes, length 1)
   CHECK_FALSE(decode_cache(other_version, kRoot, "o", back, why));
   CHECK(back.entries.empty());
 }
