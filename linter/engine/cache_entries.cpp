@@ -1,6 +1,9 @@
-#include <iterator>
-
+// CacheEntries (engine.h): the facts cache's entries, a vector sorted by absolute path.
 #include "engine/engine.h"
+
+#include <algorithm>
+#include <functional>
+#include <iterator>
 
 namespace sc {
 
