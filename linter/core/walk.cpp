@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <climits>
+#include <cstdint>
 #include <cstdlib>
 
 #include <algorithm>
@@ -14,7 +15,6 @@
 #include <filesystem>
 #include <set>
 #include <string_view>
-#include <unordered_set>
 #include <utility>
 
 #include "core/git_config.h"
@@ -76,17 +76,53 @@ std::string ignore_top(const std::string& dir) {
   return dir;
 }
 
-// (device, inode): a file or directory met before. Hashed: every walked file is looked up.
-using FileId = std::pair<dev_t, ino_t>;
-struct FileIdHash {
-  size_t operator()(const FileId& id) const { return std::hash<ino_t>()(id.second) * 31 + std::hash<dev_t>()(id.first); }
+// The (device, inode) pairs of files or directories met before. Every walked file is looked
+// up, so the table is open-addressed: no allocation per file and one probe run per look-up
+// (a node-based set took a malloc and a cache miss per file, growing with the tree).
+class FileIdSet {
+ public:
+  // False when the pair was there already.
+  bool insert(dev_t dev, ino_t ino) {
+    if ((size_ + 1) * 4 > slots_.size() * 3) grow();
+    size_t mask = slots_.size() - 1;
+    for (size_t i = hash(dev, ino) & mask;; i = (i + 1) & mask) {
+      Slot& s = slots_[i];
+      if (!s.used) {
+        s = {static_cast<uint64_t>(dev), static_cast<uint64_t>(ino), true};
+        ++size_;
+        return true;
+      }
+      if (s.dev == static_cast<uint64_t>(dev) && s.ino == static_cast<uint64_t>(ino)) return false;
+    }
+  }
+
+ private:
+  struct Slot {
+    uint64_t dev = 0, ino = 0;
+    bool used = false;
+  };
+  static size_t hash(uint64_t dev, uint64_t ino) {  // mixed: the low bits pick the slot
+    uint64_t x = ino ^ (dev * 0x9E3779B97F4A7C15ull);
+    x ^= x >> 33;
+    x *= 0xFF51AFD7ED558CCDull;
+    return x ^ (x >> 33);
+  }
+  void grow() {
+    std::vector<Slot> old(std::max<size_t>(64, slots_.size() * 2));
+    old.swap(slots_);
+    size_ = 0;
+    for (const Slot& s : old)
+      if (s.used) insert(static_cast<dev_t>(s.dev), static_cast<ino_t>(s.ino));
+  }
+  std::vector<Slot> slots_;
+  size_t size_ = 0;
 };
 
 struct Walker {
   const WalkOptions& opt;
   WalkResult& res;
-  std::unordered_set<FileId, FileIdHash> seen_files;
-  std::unordered_set<FileId, FileIdHash> seen_dirs;
+  FileIdSet seen_files;
+  FileIdSet seen_dirs;
   IgnoreStack ignores;
   std::string top;  // ignore patterns are relative to this directory
   std::vector<std::string> roots;  // real paths of the directories being walked
@@ -104,7 +140,7 @@ struct Walker {
   }
 
   void add_file(const std::string& abs, const std::string& disp, const struct stat& st, bool explicit_arg) {
-    if (!seen_files.insert({st.st_dev, st.st_ino}).second) return;  // read each file once
+    if (!seen_files.insert(st.st_dev, st.st_ino)) return;  // read each file once
     WalkedFile f{abs, disp, explicit_arg};
     if (S_ISREG(st.st_mode)) {
       f.dev = static_cast<int64_t>(st.st_dev), f.ino = static_cast<int64_t>(st.st_ino);
@@ -218,7 +254,7 @@ struct Walker {
     }
     if (is_dir) {
       if (skipped_dir_name(n)) return;
-      if (seen_dirs.insert({st.st_dev, st.st_ino}).second) return dir(child, depth + 1, real);
+      if (seen_dirs.insert(st.st_dev, st.st_ino)) return dir(child, depth + 1, real);
       if (!real.empty()) linked_dir_seen(abs, real, disp);
     } else if (S_ISREG(st.st_mode)) {
       add_file(real.empty() ? child : real, disp, st, false);
@@ -301,7 +337,7 @@ WalkResult walk(const WalkOptions& opt) {
       continue;
     }
     if (S_ISDIR(st.st_mode)) {  // a directory named on the command line: its own ignore files apply
-      w.seen_dirs.insert({st.st_dev, st.st_ino});
+      w.seen_dirs.insert(st.st_dev, st.st_ino);
       w.top = ignore_top(abs);
       w.ignores = IgnoreStack();
       w.tracked = TrackedPaths();
