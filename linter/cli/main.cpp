@@ -212,7 +212,8 @@ struct LintArgs {
   std::string config_file, fail_on, baseline_file, write_baseline;
   std::vector<std::string> extend_select, extend_ignore;
   bool no_ignore = false, no_config = false, no_inline_ignore = false, show_suppressed = false;
-  bool statistics = false, exit_zero = false, show_files = false, quiet = false, no_prefilter = false;
+  bool statistics = false, exit_zero = false, show_files = false, quiet = false, no_prefilter = false,
+       one_project = false;
   bool fix = false, unsafe_fixes = false, diff = false, include_tests = false, no_cache = false;
   std::string cache_dir;
   int verbose = 0;
@@ -268,6 +269,8 @@ void add_lint_command(CLI::App& app, LintArgs& a) {
       ->check(CLI::Range(size_t{1}, size_t{64}));
   lint->add_flag("--no-prefilter", a.no_prefilter,
                  "Parse every file, also those without a trigger word (audit; same as SPARKCHECK_NO_PREFILTER=1)");
+  lint->add_flag("--one-project", a.one_project,
+                 "Lint git repositories side by side (a folder of clones) as one project, not one after another");
   lint->add_flag("--no-cache", a.no_cache,
                  "Do not read or write the facts cache (same as SPARKCHECK_NO_CACHE=1)");
   lint->add_option("--cache-dir", a.cache_dir,
@@ -409,6 +412,7 @@ bool lint_options(const LintArgs& a, const sc::Config& cfg, sc::LintOptions& opt
   sc::apply_config(cfg, opt);
   opt.jobs = a.jobs;
   if (a.no_prefilter) opt.prefilter = false;
+  if (a.one_project) opt.split_repositories = false;
   opt.disk_cache = !a.no_cache && !sc::cache_off_by_env();
   if (!cfg.baseline.value.empty() && a.write_baseline.empty()) {
     sc::Baseline bl;
@@ -550,6 +554,7 @@ void print_cache(const sc::CacheReport& c, const char* off) {
     std::cerr << "sparkcheck: cache: " << sc::term_safe(c.file) << ": " << c.hits << " hits, " << c.misses
               << " misses; loaded " << c.loaded << " entries in " << std::setprecision(1) << std::fixed << c.load_ms
               << " ms CPU; " << (c.saved ? "saved in " + std::to_string(static_cast<int>(c.save_ms + 0.5)) + " ms CPU" : std::string("unchanged, not written"))
+              << (c.more_files ? "; and " + std::to_string(c.more_files) + " more cache files, one per repository" : std::string())
               << "\n";
   if (!c.note.empty()) std::cerr << "sparkcheck: cache: " << sc::term_safe(c.note) << "\n";
 }
@@ -567,6 +572,9 @@ void print_verbose(const sc::LintResult& res, const sc::Config& cfg, double lint
       std::cerr << "sparkcheck: skipped or partly read: " << sc::term_safe(n.path) << " (" << n.id << ": "
                 << sc::term_safe(n.message) << ")\n";
   print_cache(res.cache, cache);
+  if (res.units > 1)
+    std::cerr << "sparkcheck: " << res.units << " projects, linted one after another: each git repository under the "
+                 "root, and the files in no repository (--one-project: one project)\n";
   std::cerr << "sparkcheck: linted " << res.linted.size() << " files in " << std::fixed << std::setprecision(3) << lint_s
             << " s\n";
 }

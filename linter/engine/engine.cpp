@@ -21,6 +21,7 @@
 #include "core/walk.h"
 #include "engine/facts_cache.h"
 #include "engine/prefilter.h"
+#include "engine/units.h"
 #include "knowledge/knowledge.h"
 
 namespace sc {
@@ -845,13 +846,39 @@ void apply_baseline(const LintOptions& opt, LintResult& res) {
 // walk -> read -> parse -> link; the walk's and the parse jobs' records go before linking.
 void read_project(const LintOptions& opt, const std::vector<std::string>& paths, LintResult& res) {
   {
-    std::vector<WalkedFile> files = walk_files(opt, paths, res);
+    std::vector<WalkedFile> files = opt.unit_files ? std::move(*opt.unit_files) : walk_files(opt, paths, res);
     std::vector<Job> jobs = classify_files(files, opt);
     parse_files(jobs, opt);
     build_project(jobs, opt, res);
   }
   res.project.link();
   for (auto& n : res.project.notes) res.notifications.push_back(n);
+}
+
+// Repositories side by side (engine/units.h): only a one-shot run over a root in no git work
+// tree splits (an editor's workspace stays one project).
+bool may_split(const LintOptions& opt, const std::string& root) {
+  return opt.split_repositories && !opt.unit_files && !opt.reuse && !opt.stdin_text && opt.overlays.empty() &&
+         !in_git_work_tree(root);
+}
+
+// The walk, then each unit linted as a run of its own (cache included), one after another.
+LintResult lint_units(const LintOptions& opt, const std::vector<std::string>& paths, LintResult res) {
+  res.project.target = opt.target;
+  std::vector<LintUnit> units = split_into_units(walk_files(opt, paths, res), res.project.root);
+  bool split = units.size() > 1;
+  for (LintUnit& u : units) {
+    LintOptions one = opt;
+    one.unit_files = &u.files;
+    if (split) one.unit = u.dir;
+    add_unit_result(res, run_lint(one), split);
+    std::vector<WalkedFile>().swap(u.files);
+  }
+  if (split) {
+    res.units = units.size();
+    sort_findings(res.findings);
+  }
+  return res;
 }
 
 }  // namespace
@@ -861,6 +888,7 @@ LintResult run_lint(const LintOptions& opt) {
   LintResult res;
   std::vector<std::string> paths = opt.paths.empty() ? std::vector<std::string>{"."} : opt.paths;
   res.project.root = lint_root(opt, paths);
+  if (may_split(opt, res.project.root)) return lint_units(opt, paths, std::move(res));
   if (opt.disk_cache && !opt.reuse && !opt.stdin_text && opt.overlays.empty())
     return lint_with_disk_cache(opt, res.project.root);
   res.project.target = opt.target;

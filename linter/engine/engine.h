@@ -30,6 +30,7 @@ struct PerFileIgnore {
 };
 
 class ParseCache;
+struct WalkedFile;
 
 struct LintOptions {
   std::vector<std::string> paths;     // files or directories; default "."
@@ -64,6 +65,12 @@ struct LintOptions {
   // input, overlays or `reuse`. cache_dir empty: <root>/.sparkcheck_cache, else the user cache.
   bool disk_cache = false;
   std::string cache_dir;
+  // Git repositories side by side under a root in no work tree are linted one at a time, each
+  // as its own project (engine/units.h); false: the whole tree is one project.
+  bool split_repositories = true;
+  // ---- set by a split run for each of its units ----
+  std::string unit;                          // the unit's folder (display path): names its cache file
+  std::vector<WalkedFile>* unit_files = nullptr;  // the unit's files, walked already (taken by the run)
 };
 
 // What stat says of a file on disk. A write changes its ctime (which no tool can set back), a
@@ -164,6 +171,7 @@ struct CacheReport {
   size_t hits = 0, misses = 0;
   bool saved = false;
   double load_ms = 0, save_ms = 0;
+  size_t more_files = 0;  // a split run (engine/units.h): further cache files, one per unit
 };
 
 struct LintResult {
@@ -176,6 +184,7 @@ struct LintResult {
   size_t baselined = 0;                   // findings dropped because the baseline has them
   bool baseline_applied = false;          // a baseline filtered this run (SARIF baselineState)
   CacheReport cache;
+  size_t units = 1;                       // projects linted one after another (engine/units.h)
 };
 
 LintResult run_lint(const LintOptions& opt);

@@ -475,7 +475,7 @@ void read_entry(Reader& r, const std::string& root, ParseCache& cache, size_t ba
 std::string cache_options_text(const LintOptions& opt) {
   return std::string(opt.inline_ignore ? "ignore" : "no-ignore") + (opt.allow_reasonless_suppressions ? "+reasonless" : "") +
          (opt.prefilter && prefilter_enabled_by_env() ? "+prefilter" : "") + (opt.follow_symlinks ? "+follow" : "") +
-         "+max=" + std::to_string(opt.max_file_bytes);
+         "+max=" + std::to_string(opt.max_file_bytes) + (opt.unit.empty() ? "" : "+unit=" + opt.unit);
 }
 
 namespace {
