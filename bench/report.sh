@@ -5,7 +5,8 @@
 # OUT holds the generated trees (deterministic; built on the first run, reused after).
 # SPARKCHECK defaults to build/sparkcheck. Rows (see bench/README.md):
 #   a  benchmark tree 1x: rg -l of the trigger words; sparkcheck --no-cache and warm cache
-#   b  peak RSS over 1x..N copies of the tree (--max-copies, default 8; skipped without disk)
+#   b  peak RSS over the tree and 1..N-1 clones of it (--max-copies, default 8; skipped without
+#      disk), each clone a repository (a .git folder: its own project); 8x also as one project
 #   c  50k vs 200k small files (linear: ratio <= 4.5)
 #   d  pre-commit: ~3,000-file repository, 10 files edited, warm cache (hyperfine)
 #   e  start-up: --version and an empty directory (hyperfine)
@@ -76,7 +77,10 @@ describe() {  # PATH...: "N files, M MB"
   echo "$(group "$n") files, $(awk -v b="$b" 'BEGIN { printf (b < 1e7 ? "%.1f" : "%.0f"), b / 1e6 }') MB"
 }
 group() { echo "$1" | sed -E ':a; s/([0-9])([0-9]{3})($|,)/\1,\2\3/; ta'; }  # 1234567 -> 1,234,567
-clear_cache() { find "$@" -maxdepth 3 -name .sparkcheck_cache -prune -exec rm -rf {} + 2>/dev/null || true; }
+clear_cache() {  # PATH...: the caches in and beside the paths (a root of several paths is their parent)
+  find "$@" -maxdepth 3 -name .sparkcheck_cache -prune -exec rm -rf {} + 2>/dev/null || true
+  local p; for p in "$@"; do rm -rf "$(dirname "$p")/.sparkcheck_cache"; done
+}
 lint_nocache() { timed "$SC" "${LINT[@]}" "${NOCACHE[@]}" "$@"; }
 lint_warm() {  # the second of two runs with the cache on (the first fills it)
   clear_cache "$@"
@@ -121,6 +125,7 @@ copies() {  # N: OUT/copies/c1..c(N-1), copies of this OUT/tree (disk permitting
       [ "$free" -gt $((need * 2)) ] || break
       rm -rf "$OUT/copies/c$k" && mkdir -p "$OUT/copies" && cp -r "$OUT/tree" "$OUT/copies/c$k" && cp "$OUT/tree.stamp" "$OUT/copies/c$k.done"
     fi
+    mkdir -p "$OUT/copies/c$k/.git"  # a clone: a repository of its own (docs/cli.md#projects)
   done
   echo "$k"
 }
@@ -141,8 +146,15 @@ sec_b() {
       continue
     fi
     paths=("$OUT/tree"); for ((k = 1; k < n; k++)); do paths+=("$OUT/copies/c$k"); done
-    pair b "tree $n× ($(describe "${paths[@]}")), no cache" "RSS flat (< 64 MB)" nocache "${paths[@]}"
+    cache_modes b "tree $n× ($(describe "${paths[@]}")): the tree and $((n - 1)) clones" "RSS flat (< 64 MB)" "${paths[@]}"
   done
+  # the same files as one project: every file's facts held until the rules run
+  if [ "$have" -ge 8 ] && [ "$MAX_COPIES" -ge 8 ]; then
+    local saved=("${LINT[@]}")
+    LINT+=(--one-project)
+    pair b "tree 8× as one project (--one-project), no cache" "" nocache "${paths[@]}"
+    LINT=("${saved[@]}")
+  fi
 }
 sec_c() {
   local s50 s200
