@@ -413,6 +413,10 @@ bool lint_options(const LintArgs& a, const sc::Config& cfg, sc::LintOptions& opt
   opt.jobs = a.jobs;
   if (a.no_prefilter) opt.prefilter = false;
   if (a.one_project) opt.split_repositories = false;
+  // the list of linted files: --show-files prints it, JUnit has a suite per file
+  opt.list_linted = a.show_files || std::any_of(a.formats.begin(), a.formats.end(), [](const std::string& f) {
+                      return f == "junit" || f.rfind("junit:", 0) == 0;
+                    });
   opt.disk_cache = !a.no_cache && !sc::cache_off_by_env();
   if (!cfg.baseline.value.empty() && a.write_baseline.empty()) {
     sc::Baseline bl;
@@ -575,7 +579,7 @@ void print_verbose(const sc::LintResult& res, const sc::Config& cfg, double lint
   if (res.units > 1)
     std::cerr << "sparkcheck: " << res.units << " projects, linted one after another: each git repository under the "
                  "root, and the files in no repository (--one-project: one project)\n";
-  std::cerr << "sparkcheck: linted " << res.linted.size() << " files in " << std::fixed << std::setprecision(3) << lint_s
+  std::cerr << "sparkcheck: linted " << res.files_linted << " files in " << std::fixed << std::setprecision(3) << lint_s
             << " s\n";
 }
 

@@ -5,7 +5,9 @@
 #include <cctype>
 #include <cstring>
 #include <deque>
+#include <memory>
 #include <mutex>
+#include <stdexcept>
 #include <ostream>
 
 #include "core/read_file.h"
@@ -34,6 +36,17 @@ class PathPool {
       if (slot.hash == h && strings_[slot.index] == s) return &strings_[slot.index];
     }
   }
+  // The interned string equal to `s`, or null.
+  const std::string* find(std::string_view s) const {
+    if (slots_.empty()) return nullptr;
+    uint32_t h = static_cast<uint32_t>(std::hash<std::string_view>{}(s)) | 1;
+    size_t mask = slots_.size() - 1;
+    for (size_t i = h & mask;; i = (i + 1) & mask) {
+      const Slot& slot = slots_[i];
+      if (slot.hash == 0) return nullptr;
+      if (slot.hash == h && strings_[slot.index] == s) return &strings_[slot.index];
+    }
+  }
 
  private:
   struct Slot {
@@ -54,15 +67,48 @@ class PathPool {
   std::deque<std::string> strings_;
   std::vector<Slot> slots_;
 };
+
+// The lasting pool (never destroyed: paths stay valid in static destructors) and the scope's.
+struct Pools {
+  std::mutex mu;
+  PathPool lasting;
+  std::unique_ptr<PathPool> scoped;
+};
+Pools& pools() {
+  static auto* p = new Pools();
+  return *p;
+}
 }  // namespace
 
 const std::string* PathRef::intern(std::string_view s) {
   if (s.empty()) return &kEmpty;
-  // Never destroyed: paths stay valid in static destructors.
-  static auto* pool = new PathPool();
-  static std::mutex mu;
-  std::lock_guard<std::mutex> lock(mu);
-  return pool->intern(s);
+  Pools& p = pools();
+  std::lock_guard<std::mutex> lock(p.mu);
+  if (!p.scoped) return p.lasting.intern(s);
+  if (const std::string* found = p.lasting.find(s)) return found;
+  return p.scoped->intern(s);
+}
+
+PathRef PathRef::lasting(PathRef r) {
+  Pools& p = pools();
+  std::lock_guard<std::mutex> lock(p.mu);
+  if (!p.scoped || r.empty()) return r;
+  PathRef out;
+  out.p_ = p.lasting.intern(*r.p_);
+  return out;
+}
+
+PathRef::Scope::Scope() {
+  Pools& p = pools();
+  std::lock_guard<std::mutex> lock(p.mu);
+  if (p.scoped) throw std::logic_error("PathRef::Scope: one at a time");
+  p.scoped = std::make_unique<PathPool>();
+}
+
+PathRef::Scope::~Scope() {
+  Pools& p = pools();
+  std::lock_guard<std::mutex> lock(p.mu);
+  p.scoped.reset();
 }
 
 std::ostream& operator<<(std::ostream& os, PathRef p) { return os << p.str(); }

@@ -298,6 +298,10 @@ struct Walker {
     std::vector<std::string> names = list(fd);
     bool is_venv = std::binary_search(names.begin(), names.end(), std::string("pyvenv.cfg"));
     if (is_venv && depth > 0) return (void)close(fd);
+    if (opt.stop_at_repositories && depth > 0 && std::binary_search(names.begin(), names.end(), std::string(".git"))) {
+      res.repositories.push_back(abs);
+      return (void)close(fd);
+    }
     size_t pushed = push_ignores(abs, &names);
     for (auto& n : names) entry(abs, fd, n, depth);
     close(fd);  // open while its entries are walked (at most 64 deep)
@@ -334,6 +338,11 @@ WalkResult walk(const WalkOptions& opt) {
     if (stat(abs.c_str(), &st) != 0) {
       res.notes.push_back({Level::Error, p, {}, std::string("cannot lint path: ") + std::strerror(errno), "missing-path"});
       res.complete = false;
+      continue;
+    }
+    struct stat git;
+    if (S_ISDIR(st.st_mode) && opt.stop_at_repositories && lstat((abs + "/.git").c_str(), &git) == 0) {
+      res.repositories.push_back(abs);  // a repository named on the command line
       continue;
     }
     if (S_ISDIR(st.st_mode)) {  // a directory named on the command line: its own ignore files apply

@@ -28,12 +28,16 @@ struct WalkOptions {
   bool no_ignore = false;
   std::vector<std::string> exclude;   // globs on display paths
   bool follow_symlinks = false;       // follow links whose real target is inside a walked directory
+  // A directory below a walked one that holds `.git` is not entered but listed in
+  // WalkResult::repositories (a run over repositories side by side walks each in turn).
+  bool stop_at_repositories = false;
 };
 
 struct WalkResult {
   std::vector<WalkedFile> files;
   std::vector<Notification> notes;
   bool complete = true;  // false when a named path does not exist
+  std::vector<std::string> repositories;  // absolute, in walk order (stop_at_repositories)
 };
 
 WalkResult walk(const WalkOptions& opt);

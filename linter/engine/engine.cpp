@@ -1,6 +1,7 @@
 #include "engine/engine.h"
 
 #include <fcntl.h>
+#include <malloc.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -14,6 +15,7 @@
 #include <charconv>
 #include <cstdlib>
 #include <map>
+#include <set>
 #include <thread>
 
 #include "core/registry.h"
@@ -360,8 +362,10 @@ std::string lint_root(const LintOptions& opt, const std::vector<std::string>& pa
   return root;
 }
 
-// The files to lint: standard input as one file, or the walk of the paths.
-std::vector<WalkedFile> walk_files(const LintOptions& opt, const std::vector<std::string>& paths, LintResult& res) {
+// The files to lint: standard input as one file, or the walk of the paths. With `repositories`,
+// the walk does not enter a repository but lists it there (engine/units.h).
+std::vector<WalkedFile> walk_files(const LintOptions& opt, const std::vector<std::string>& paths, LintResult& res,
+                                   std::vector<std::string>* repositories = nullptr) {
   const std::string& root = res.project.root;
   std::vector<WalkedFile> files;
   if (opt.stdin_text) {
@@ -369,7 +373,7 @@ std::vector<WalkedFile> walk_files(const LintOptions& opt, const std::vector<std
     std::string abs = fs::absolute(opt.stdin_filename.empty() ? "stdin" : opt.stdin_filename, ec).lexically_normal().generic_string();
     files.push_back({abs, display_path(abs, root), true});
   } else {
-    WalkOptions wo{paths, root, opt.no_ignore, opt.exclude, opt.follow_symlinks};
+    WalkOptions wo{paths, root, opt.no_ignore, opt.exclude, opt.follow_symlinks, repositories != nullptr};
     // config globs relative to the lint root also prune the walk
     for (const auto& g : opt.exclude_scoped)
       if (g.base.empty() || fs::path(g.base).lexically_normal().generic_string() == root) wo.exclude.push_back(g.pattern);
@@ -378,6 +382,7 @@ std::vector<WalkedFile> walk_files(const LintOptions& opt, const std::vector<std
     files.shrink_to_fit();  // kept through parsing: no doubling slack
     res.notifications = std::move(wr.notes);
     res.complete = wr.complete;
+    if (repositories) *repositories = std::move(wr.repositories);
   }
   if (!opt.exclude_scoped.empty()) {
     std::erase_if(files, [&](const WalkedFile& wf) {
@@ -732,14 +737,16 @@ void remember_parsed(const std::vector<Job>& jobs, const LintOptions& opt, Parse
 void build_project(std::vector<Job>& jobs, const LintOptions& opt, LintResult& res) {
   if (opt.reuse) remember_parsed(jobs, opt, *opt.reuse);
   size_t parsed = static_cast<size_t>(std::count_if(jobs.begin(), jobs.end(), [](const Job& j) { return j.pf != nullptr; }));
-  res.linted.reserve(parsed), res.project.files.reserve(parsed);  // no doubling slack at the peak
+  res.files_linted = parsed;
+  if (opt.list_linted) res.linted.reserve(parsed);
+  res.project.files.reserve(parsed);  // no doubling slack at the peak
   for (auto& job : jobs) {
     if (job.notes) {
       for (auto& n : job.notes->read) res.notifications.push_back(std::move(n));
       for (auto& n : job.notes->parse) res.notifications.push_back(std::move(n));
     }
     if (!job.pf) continue;
-    res.linted.push_back(job.pf->src.path());
+    if (opt.list_linted) res.linted.push_back(job.pf->src.path());
     res.project.files.push_back(std::move(job.pf));
   }
 }
@@ -843,10 +850,24 @@ void apply_baseline(const LintOptions& opt, LintResult& res) {
   res.findings = std::move(kept);
 }
 
+// The files of a run: walked, or those of a unit (walked already, and its repository's walk).
+std::vector<WalkedFile> unit_files(const LintOptions& opt, const std::vector<std::string>& paths, LintResult& res) {
+  if (!opt.unit_files) return walk_files(opt, paths, res);
+  std::vector<WalkedFile> files = std::move(*opt.unit_files);
+  if (opt.unit_walks.empty()) return files;
+  std::vector<WalkedFile> walked = walk_files(opt, opt.unit_walks, res);
+  if (files.empty()) return walked;
+  std::set<std::string_view> named;  // files named on the command line inside the repository
+  for (const WalkedFile& wf : files) named.insert(wf.display.str());
+  for (WalkedFile& wf : walked)
+    if (!named.count(wf.display.str())) files.push_back(std::move(wf));
+  return files;
+}
+
 // walk -> read -> parse -> link; the walk's and the parse jobs' records go before linking.
 void read_project(const LintOptions& opt, const std::vector<std::string>& paths, LintResult& res) {
   {
-    std::vector<WalkedFile> files = opt.unit_files ? std::move(*opt.unit_files) : walk_files(opt, paths, res);
+    std::vector<WalkedFile> files = unit_files(opt, paths, res);
     std::vector<Job> jobs = classify_files(files, opt);
     parse_files(jobs, opt);
     build_project(jobs, opt, res);
@@ -862,17 +883,30 @@ bool may_split(const LintOptions& opt, const std::string& root) {
          !in_git_work_tree(root);
 }
 
-// The walk, then each unit linted as a run of its own (cache included), one after another.
+// The walk (which lists the repositories it meets instead of entering them), then each unit
+// linted as a run of its own (cache included), one after another. Split, a unit's paths are
+// interned in a scope of their own: what the result keeps of them is made lasting.
 LintResult lint_units(const LintOptions& opt, const std::vector<std::string>& paths, LintResult res) {
   res.project.target = opt.target;
-  std::vector<LintUnit> units = split_into_units(walk_files(opt, paths, res), res.project.root);
+  std::vector<std::string> repositories;
+  std::vector<WalkedFile> walked = walk_files(opt, paths, res, &repositories);
+  std::vector<LintUnit> units = split_into_units(std::move(walked), res.project.root, repositories);
   bool split = units.size() > 1;
   for (LintUnit& u : units) {
     LintOptions one = opt;
     one.unit_files = &u.files;
-    if (split) one.unit = u.dir;
-    add_unit_result(res, run_lint(one), split);
-    std::vector<WalkedFile>().swap(u.files);
+    one.unit_walks = std::move(u.walks);
+    if (!split) {
+      add_unit_result(res, run_lint(one), false);
+      continue;
+    }
+    one.unit = u.dir;
+    {
+      PathRef::Scope scope;
+      add_unit_result(res, run_lint(one), true);
+      std::vector<WalkedFile>().swap(u.files);
+    }
+    malloc_trim(0);  // the unit's freed pages go back to the system, not only to malloc
   }
   if (split) {
     res.units = units.size();

@@ -71,6 +71,9 @@ struct LintOptions {
   // ---- set by a split run for each of its units ----
   std::string unit;                          // the unit's folder (display path): names its cache file
   std::vector<WalkedFile>* unit_files = nullptr;  // the unit's files, walked already (taken by the run)
+  std::vector<std::string> unit_walks;       // and the repositories it walks (absolute)
+  // LintResult::linted lists the files (--show-files, JUnit, the probe); else only counted.
+  bool list_linted = true;
 };
 
 // What stat says of a file on disk. A write changes its ctime (which no tool can set back), a
@@ -178,7 +181,8 @@ struct LintResult {
   Project project;
   std::vector<Finding> findings;          // sorted by path, line, col, rule
   std::vector<Notification> notifications;
-  std::vector<PathRef> linted;            // display paths of files parsed (the files' own)
+  std::vector<PathRef> linted;            // display paths of files parsed (LintOptions::list_linted)
+  size_t files_linted = 0;                // how many files were parsed
   bool complete = true;                   // false: the run could not finish (e.g. path missing)
   bool input_error = false;               // bad suppression comment (exit 2)
   size_t baselined = 0;                   // findings dropped because the baseline has them

@@ -7,7 +7,7 @@ namespace sc {
 bool nothing_linted(const LintResult& r, std::string& why) {
   static const std::set<std::string> unread = {"read-error", "not-regular-file", "file-too-large",
                                                "binary-file", "symlink"};
-  if (!r.linted.empty()) return false;
+  if (r.files_linted) return false;
   size_t n = 0;
   for (const auto& note : r.notifications) n += unread.count(note.id);
   if (n == 0) return false;

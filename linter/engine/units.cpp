@@ -64,20 +64,22 @@ class OutermostRepo {
 
 }  // namespace
 
-std::vector<LintUnit> split_into_units(std::vector<WalkedFile> files, const std::string& root) {
+std::vector<LintUnit> split_into_units(std::vector<WalkedFile> files, const std::string& root,
+                                       const std::vector<std::string>& repositories) {
   OutermostRepo repo(root == "/" ? "" : root);
-  std::map<std::string, std::vector<WalkedFile>> groups;  // "" (no repository) sorts first
-  for (WalkedFile& wf : files) groups[repo.of(wf.display)].push_back(std::move(wf));
+  std::map<std::string, LintUnit> groups;  // "" (no repository) sorts first
+  for (WalkedFile& wf : files) groups[repo.of(wf.display)].files.push_back(std::move(wf));
+  for (const std::string& abs : repositories)  // the repository itself, or one holding it
+    groups[repo.of(display_path(abs, root) + "/-")].walks.push_back(abs);
   std::vector<LintUnit> units;
   if (groups.size() <= 1) {
-    files.clear();
-    for (auto& [dir, g] : groups) files = std::move(g);
-    units.push_back({".", std::move(files)});
+    for (auto& [dir, g] : groups) units.push_back({".", std::move(g.files), std::move(g.walks)});
+    if (units.empty()) units.push_back({".", {}, {}});
     return units;
   }
   for (auto& [dir, g] : groups) {
-    g.shrink_to_fit();
-    units.push_back({dir.empty() ? "." : dir, std::move(g)});
+    g.files.shrink_to_fit();
+    units.push_back({dir.empty() ? "." : dir, std::move(g.files), std::move(g.walks)});
   }
   return units;
 }
@@ -88,11 +90,13 @@ namespace sc {
 
 namespace {
 
-// A file's record without its facts: what outputs read (its lines, re-read when released).
+// A file's record without its facts: what outputs read (its lines, re-read when released),
+// under lasting paths.
 std::shared_ptr<const ParsedFile> without_facts(const ParsedFile& pf) {
   auto copy = std::make_shared<ParsedFile>();
   copy->src = pf.src;
-  copy->abs_path = pf.abs_path;
+  copy->abs_path = PathRef::lasting(pf.abs_path);
+  copy->src.set_paths(PathRef::lasting(pf.src.path()), copy->abs_path);
   copy->content_hash = pf.content_hash;
   copy->line_memo = pf.line_memo;
   return copy;
@@ -128,8 +132,21 @@ void keep_named_files(Project& into, const LintResult& unit) {
 
 }  // namespace
 
+// The paths a finding names, made lasting (the unit's scope ends).
+void make_lasting(Finding& f) {
+  f.loc.path = PathRef::lasting(f.loc.path);
+  for (Related& r : f.related) r.loc.path = PathRef::lasting(r.loc.path);
+  for (Fix& fx : f.fixes)
+    for (Edit& e : fx.edits) e.loc.path = PathRef::lasting(e.loc.path);
+}
+
 void add_unit_result(LintResult& into, LintResult unit, bool split) {
-  if (split) keep_named_files(into.project, unit);
+  if (split) {
+    keep_named_files(into.project, unit);
+    for (Finding& f : unit.findings) make_lasting(f);
+    for (PathRef& p : unit.linted) p = PathRef::lasting(p);
+  }
+  into.files_linted += unit.files_linted;
   for (auto& n : unit.notifications) into.notifications.push_back(std::move(n));
   into.complete = into.complete && unit.complete;
   into.input_error = into.input_error || unit.input_error;

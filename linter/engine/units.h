@@ -13,17 +13,19 @@ namespace sc {
 
 struct LintUnit {
   std::string dir;  // the repository's display path; "." for the files in no repository
-  std::vector<WalkedFile> files;  // in walk order
+  std::vector<WalkedFile> files;  // walked already, in walk order
+  std::vector<std::string> walks;  // repositories (absolute) the unit's run walks itself
 };
 
 // Is `dir` (absolute) in a git work tree: does it or a folder above it hold `.git`?
 bool in_git_work_tree(const std::string& dir);
 
-// The walked files grouped by the outermost repository below `root` that holds them (a
-// folder with a `.git` entry, looked up with lstat); repositories inside one stay with it.
-// One unit when there is at most one group. Units come in display-path order, the files in
-// no repository first.
-std::vector<LintUnit> split_into_units(std::vector<WalkedFile> files, const std::string& root);
+// The walked files, and the repositories the walk did not enter, grouped by the outermost
+// repository below `root` that holds them (a folder with a `.git` entry, looked up with
+// lstat); repositories inside one stay with it. One unit when there is at most one group.
+// Units come in display-path order, the files in no repository first.
+std::vector<LintUnit> split_into_units(std::vector<WalkedFile> files, const std::string& root,
+                                       const std::vector<std::string>& repositories = {});
 
 // Adds one unit's run to the whole run's result. Split: the unit's project goes, but for
 // copies without facts of the files its findings and notifications name (outputs re-read

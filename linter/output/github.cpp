@@ -85,10 +85,10 @@ void write_summary(const LintResult& r, std::ostream& out, const OutputOptions& 
     return;
   }
   s << "### sparkcheck\n\n";
-  if (nfind == 0) s << "No findings in " << r.linted.size() << " files.\n";
+  if (nfind == 0) s << "No findings in " << r.files_linted << " files.\n";
   else
     s << "Found " << nfind << " findings (" << counts[2] << " errors, " << counts[1] << " warnings, " << counts[0]
-      << " notes) in " << r.linted.size() << " files.\n";
+      << " notes) in " << r.files_linted << " files.\n";
   if (!rest.empty()) {
     s << "\n" << rest.size() << " results did not fit in GitHub's annotation limit (" << o.annotation_limit
       << " errors, " << o.annotation_limit << " warnings and " << o.annotation_limit

@@ -96,7 +96,7 @@ void write_json(const LintResult& r, std::ostream& out, const OutputOptions&) {
   w.begin_array();
   for (const auto& n : r.notifications) write_notification(w, n);
   w.end();
-  w.member("files_linted", r.linted.size());
+  w.member("files_linted", r.files_linted);
   w.member("baselined", r.baselined);
   w.member("complete", r.complete);
   w.end();

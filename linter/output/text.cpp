@@ -86,7 +86,7 @@ std::string summary_line(const LintResult& r, const size_t counts[3], size_t sup
                                    : "Found " + std::to_string(total) + (total == 1 ? " finding" : " findings") + " (" +
                                          plural(counts[2], "error") + ", " + plural(counts[1], "warning") + ", " +
                                          plural(counts[0], "note") + ")";
-  summary += " in " + std::to_string(r.linted.size()) + (r.linted.size() == 1 ? " file" : " files");
+  summary += " in " + std::to_string(r.files_linted) + (r.files_linted == 1 ? " file" : " files");
   if (suppressed) summary += "; " + std::to_string(suppressed) + " suppressed";
   if (r.baselined) summary += "; " + std::to_string(r.baselined) + " in the baseline (not shown)";
   if (!r.notifications.empty()) summary += "; " + plural(r.notifications.size(), "file problem") + " reported above";

@@ -322,7 +322,7 @@ void Server::relint() {
   for (auto& ws : next) {
     keep_parsed(ws);
     lint_workspace(ws, docs_);
-    files += ws.result.linted.size();
+    files += ws.result.files_linted;
     parsed += ws.parsed->misses;
     if (!ws.config_error.empty()) show_error(ws.config_error + " (linting with the defaults)");
   }

@@ -40,6 +40,14 @@ check "split findings come sorted by path" \
   cmp -s <(jq -r '.findings[].path' "$TMP/split.json") <(jq -r '.findings[].path' "$TMP/split.json" | sort -s)
 nested_linted() { jq -e '[.findings[].path | select(startswith("finetune/vendor/"))] | length > 0' "$TMP/split.json" >/dev/null; }
 check "the nested repository stays with finetune/ (its files are linted)" nested_linted
+# Files named on the command line go to their repository's project too.
+lint --format json serve/serve.sh build/Dockerfile > "$TMP/named.json"
+check "named files: serve/serve.sh judged with serve/ alone (G7 note)" \
+  test "$(g7_notes "$TMP/named.json")" = '["serve/serve.sh"]'
+lint --format json serve/serve.sh . > "$TMP/twice.json"
+check "a file named and walked is linted once" \
+  test "$(jq .files_linted "$TMP/twice.json")" = "$(jq .files_linted "$TMP/split.json")"
+check "a file named and walked: same findings" cmp -s <(jq -c .findings "$TMP/twice.json") <(jq -c .findings "$TMP/split.json")
 check "-v says how many projects" \
   bash -c "cd '$WS' && '$SPARKCHECK' lint --no-config -v . 2>&1 >/dev/null | grep -q '^sparkcheck: 4 projects, linted one after another'"
 

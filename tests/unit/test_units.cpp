@@ -88,3 +88,23 @@ TEST_CASE("units: in_git_work_tree looks at the folder and those above it") {
   CHECK(in_git_work_tree((ws.root / "repo/sub/deeper").generic_string()));
   CHECK_FALSE(in_git_work_tree(ws.root.generic_string()));
 }
+
+TEST_CASE("units: a path interned in a scope is taken out with lasting(); one made before stays") {
+  PathRef before("units-test/lasting-before.py");
+  std::string made_in_scope;
+  PathRef kept;
+  {
+    PathRef::Scope scope;
+    CHECK_THROWS(PathRef::Scope());  // one at a time
+    PathRef again("units-test/lasting-before.py");
+    CHECK(again == before);  // known before the scope: the lasting string
+    PathRef scoped("units-test/only-in-scope.py");
+    CHECK(PathRef("units-test/only-in-scope.py") == scoped);
+    kept = PathRef::lasting(scoped);
+    CHECK(kept.str() == scoped.str());
+    CHECK(PathRef::lasting(before) == before);
+  }
+  CHECK(kept.str() == "units-test/only-in-scope.py");
+  CHECK(PathRef("units-test/only-in-scope.py") == kept);  // after the scope: the lasting one
+  CHECK(PathRef::lasting(kept) == kept);  // no scope: itself
+}
