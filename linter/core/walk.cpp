@@ -325,7 +325,7 @@ std::vector<std::string> real_roots(const std::vector<std::string>& paths) {
 
 WalkResult walk(const WalkOptions& opt) {
   WalkResult res;
-  Walker w{opt, res, {}, {}, {}, {}, real_roots(opt.paths), {}, {}};
+  Walker w{opt, res, {}, {}, {}, {}, real_roots(opt.link_roots.empty() ? opt.paths : opt.link_roots), {}, {}};
   for (const auto& p : opt.paths) {
     std::error_code ec;
     std::string abs = fs::absolute(p, ec).lexically_normal().generic_string();

@@ -31,6 +31,9 @@ struct WalkOptions {
   // A directory below a walked one that holds `.git` is not entered but listed in
   // WalkResult::repositories (a run over repositories side by side walks each in turn).
   bool stop_at_repositories = false;
+  // The directories a link may point into and count as linted (not noted; followed with
+  // follow_symlinks); empty: `paths`. A repository's own walk gets the run's paths.
+  std::vector<std::string> link_roots;
 };
 
 struct WalkResult {

@@ -365,7 +365,8 @@ std::string lint_root(const LintOptions& opt, const std::vector<std::string>& pa
 // The files to lint: standard input as one file, or the walk of the paths. With `repositories`,
 // the walk does not enter a repository but lists it there (engine/units.h).
 std::vector<WalkedFile> walk_files(const LintOptions& opt, const std::vector<std::string>& paths, LintResult& res,
-                                   std::vector<std::string>* repositories = nullptr) {
+                                   std::vector<std::string>* repositories = nullptr,
+                                   const std::vector<std::string>& link_roots = {}) {
   const std::string& root = res.project.root;
   std::vector<WalkedFile> files;
   if (opt.stdin_text) {
@@ -373,7 +374,7 @@ std::vector<WalkedFile> walk_files(const LintOptions& opt, const std::vector<std
     std::string abs = fs::absolute(opt.stdin_filename.empty() ? "stdin" : opt.stdin_filename, ec).lexically_normal().generic_string();
     files.push_back({abs, display_path(abs, root), true});
   } else {
-    WalkOptions wo{paths, root, opt.no_ignore, opt.exclude, opt.follow_symlinks, repositories != nullptr};
+    WalkOptions wo{paths, root, opt.no_ignore, opt.exclude, opt.follow_symlinks, repositories != nullptr, link_roots};
     // config globs relative to the lint root also prune the walk
     for (const auto& g : opt.exclude_scoped)
       if (g.base.empty() || fs::path(g.base).lexically_normal().generic_string() == root) wo.exclude.push_back(g.pattern);
@@ -855,7 +856,7 @@ std::vector<WalkedFile> unit_files(const LintOptions& opt, const std::vector<std
   if (!opt.unit_files) return walk_files(opt, paths, res);
   std::vector<WalkedFile> files = std::move(*opt.unit_files);
   if (opt.unit_walks.empty()) return files;
-  std::vector<WalkedFile> walked = walk_files(opt, opt.unit_walks, res);
+  std::vector<WalkedFile> walked = walk_files(opt, opt.unit_walks, res, nullptr, paths);
   if (files.empty()) return walked;
   std::set<std::string_view> named;  // files named on the command line inside the repository
   for (const WalkedFile& wf : files) named.insert(wf.display.str());

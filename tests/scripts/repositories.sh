@@ -19,6 +19,7 @@ cp "$G7/docker/Dockerfile" "$WS/build/Dockerfile"
 cp -r "$EX" "$WS/finetune" && mkdir "$WS/finetune/.git"
 cp -r "$EX" "$WS/finetune/vendor" && : > "$WS/finetune/vendor/.git"  # a submodule: its .git is a file
 cp "$EX/requirements.txt" "$WS/loose/requirements.txt"
+ln -s ../build/Dockerfile "$WS/serve/Dockerfile"  # into another repository of the run: skipped quietly
 git -C "$TMP" rev-parse 2>/dev/null && { echo "SKIP: $TMP is in a git work tree"; exit 77; }
 
 lint() { (cd "$WS" && "$SPARKCHECK" lint --no-config --exit-zero "$@" 2>/dev/null); }
@@ -30,6 +31,9 @@ check "G7 notes NVFP4 in serve/ (no 12.1a target in that repository)" \
   test "$(g7_notes "$TMP/split.json")" = '["serve/serve.sh"]'
 check "--one-project: build/'s 12.1a target counts for serve/ (no G7 note)" \
   test "$(g7_notes "$TMP/one.json")" = '[]'
+
+check "a link into another repository of the run is no 'outside the tree' note" \
+  test "$(jq '[.notifications[] | select(.id == "symlink")] | length' "$TMP/split.json")" = 0
 
 # Each unit alone (--one-project on its folder, from the same root) gives the same findings.
 : > "$TMP/alone"
