@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <atomic>
 #include <thread>
 #include <utility>
 
@@ -346,10 +347,14 @@ LintResult lint_with_disk_cache(const LintOptions& opt, const std::string& root)
   // first look-up to meet again on this thread.
   struct stat st;
   bool has_file = lstat(rep.file.c_str(), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0;
+  static std::atomic<bool> tables_loaded{false};  // once per process (a split run loads per unit)
   std::thread tables;
-  if (has_file) tables = std::thread([] { try { knowledge::load_errors(); } catch (...) {} });
+  if (has_file && !tables_loaded) tables = std::thread([] { try { knowledge::load_errors(); } catch (...) {} });
   load(root, options, cache, loaded, rep);
-  if (tables.joinable()) tables.join();
+  if (tables.joinable()) {
+    tables.join();
+    tables_loaded = true;
+  }
   CacheEntries aside = out_of_scope(cache, opt);
   uint64_t before = rep.loaded ? cache_state(cache.entries) : ~uint64_t(0);
   run.reuse = &cache;

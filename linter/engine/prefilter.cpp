@@ -94,17 +94,28 @@ bool quiet_json(std::string_view text) {
 
 }  // namespace
 
-Prefilter::Prefilter(bool on) : impl_(new Impl) {
-  if (!on) return;
-  const knowledge::Table& t = knowledge::table("python-triggers");
-  impl_->python = alternation(t);
-  bool escapes = std::any_of(t.entries.begin(), t.entries.end(), [](const auto& e) { return e.get("escape") == "true"; });
-  if (impl_->python && escapes) impl_->python_words = alternation(t, true);
-  impl_->json = json_alternation();
-  impl_->python_names = alternation(knowledge::table("python-fact-names"));
+namespace {
+// The trigger patterns, compiled once per process (a run over many small repositories makes a
+// Prefilter per repository; the knowledge tables do not change).
+const Prefilter::Impl& compiled() {
+  static const Prefilter::Impl* impl = [] {
+    auto* p = new Prefilter::Impl;
+    const knowledge::Table& t = knowledge::table("python-triggers");
+    p->python = alternation(t);
+    bool escapes = std::any_of(t.entries.begin(), t.entries.end(), [](const auto& e) { return e.get("escape") == "true"; });
+    if (p->python && escapes) p->python_words = alternation(t, true);
+    p->json = json_alternation();
+    p->python_names = alternation(knowledge::table("python-fact-names"));
+    return p;
+  }();
+  return *impl;
 }
+const Prefilter::Impl kOff;
+}  // namespace
 
-Prefilter::~Prefilter() { delete impl_; }
+Prefilter::Prefilter(bool on) : impl_(on ? &compiled() : &kOff) {}
+
+Prefilter::~Prefilter() = default;
 
 // A string escape only counts when the text, decoded as Python decodes a string literal's
 // body, holds a word: the decoding of the whole file decodes every literal's body alike

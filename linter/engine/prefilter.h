@@ -10,6 +10,7 @@ namespace sc {
 
 class Prefilter {
  public:
+  struct Impl;  // the compiled patterns (prefilter.cpp)
   // Loads the trigger tables; call on one thread before parse threads start.
   // `on` false (--no-prefilter / SPARKCHECK_NO_PREFILTER=1): every file is parsed.
   explicit Prefilter(bool on);
@@ -26,8 +27,7 @@ class Prefilter {
  private:
   bool python_wanted(std::string_view text) const;
   bool json_wanted(std::string_view text) const;
-  struct Impl;
-  Impl* impl_ = nullptr;
+  const Impl* impl_ = nullptr;  // shared: compiled once
 };
 
 // False when the environment asks for every file to be parsed (SPARKCHECK_NO_PREFILTER=1).
