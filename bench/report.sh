@@ -146,7 +146,7 @@ sec_b() {
       continue
     fi
     paths=("$OUT/tree"); for ((k = 1; k < n; k++)); do paths+=("$OUT/copies/c$k"); done
-    cache_modes b "tree $n× ($(describe "${paths[@]}")): the tree and $((n - 1)) clones" "RSS flat (< 64 MB)" "${paths[@]}"
+    cache_modes b "tree $n× ($(describe "${paths[@]}")): the tree and $((n - 1)) clone$([ "$n" -gt 2 ] && echo s)" "RSS flat (< 64 MB)" "${paths[@]}"
   done
   # the same files as one project: every file's facts held until the rules run
   if [ "$have" -ge 8 ] && [ "$MAX_COPIES" -ge 8 ]; then
