@@ -1,6 +1,10 @@
 #include "core/diagnostics.h"
 
+#include <ostream>
+
 namespace sc {
+
+std::ostream& operator<<(std::ostream& os, const SharedText& t) { return os << t.str(); }
 
 const char* level_name(Level l) {
   switch (l) {

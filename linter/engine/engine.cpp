@@ -796,8 +796,8 @@ void lower_off_spark(LintResult& res) {
     for (const CiJob& j : pf->facts->ci_jobs) {
       if (f.loc.range.line < j.first || f.loc.range.line > j.last || !off_spark_job(j)) continue;
       f.level = Level::Note;
-      f.message += j.system == "skypilot" ? " (this SkyPilot task asks for " + j.labels.front() + ", not a Spark)"
-                                          : " (CI job " + j.name + " runs on " + runner_of(j) + ", not known to be a Spark)";
+      f.message = f.message + (j.system == "skypilot" ? " (this SkyPilot task asks for " + j.labels.front() + ", not a Spark)"
+                                                      : " (CI job " + j.name + " runs on " + runner_of(j) + ", not known to be a Spark)");
       break;
     }
   }
@@ -893,18 +893,19 @@ LintResult lint_units(const LintOptions& opt, const std::vector<std::string>& pa
   std::vector<WalkedFile> walked = walk_files(opt, paths, res, &repositories);
   std::vector<LintUnit> units = split_into_units(std::move(walked), res.project.root, repositories);
   bool split = units.size() > 1;
+  SharedTexts texts;
   for (LintUnit& u : units) {
     LintOptions one = opt;
     one.unit_files = &u.files;
     one.unit_walks = std::move(u.walks);
     if (!split) {
-      add_unit_result(res, run_lint(one), false);
+      add_unit_result(res, run_lint(one), false, texts);
       continue;
     }
     one.unit = u.dir;
     {
       PathRef::Scope scope;
-      add_unit_result(res, run_lint(one), true);
+      add_unit_result(res, run_lint(one), true, texts);
       std::vector<WalkedFile>().swap(u.files);
     }
     malloc_trim(0);  // the unit's freed pages go back to the system, not only to malloc

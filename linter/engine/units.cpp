@@ -140,10 +140,20 @@ void make_lasting(Finding& f) {
     for (Edit& e : fx.edits) e.loc.path = PathRef::lasting(e.loc.path);
 }
 
-void add_unit_result(LintResult& into, LintResult unit, bool split) {
+void SharedTexts::share(SharedText& t) {
+  if (t.empty()) return;
+  auto [it, fresh] = seen_.try_emplace(std::string_view(t.str()), t.shared());
+  if (!fresh) t = SharedText(it->second);
+}
+
+void add_unit_result(LintResult& into, LintResult unit, bool split, SharedTexts& texts) {
   if (split) {
     keep_named_files(into.project, unit);
-    for (Finding& f : unit.findings) make_lasting(f);
+    for (Finding& f : unit.findings) {
+      make_lasting(f);
+      texts.share(f.message);
+      texts.share(f.fix);
+    }
     for (PathRef& p : unit.linted) p = PathRef::lasting(p);
   }
   into.files_linted += unit.files_linted;

@@ -3,7 +3,10 @@
 // project. Links and project-wide evidence stay inside a repository, and memory holds one
 // repository's facts at a time. Files in no repository are one more project.
 #pragma once
+#include <memory>
 #include <string>
+#include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "core/walk.h"
@@ -27,9 +30,19 @@ bool in_git_work_tree(const std::string& dir);
 std::vector<LintUnit> split_into_units(std::vector<WalkedFile> files, const std::string& root,
                                        const std::vector<std::string>& repositories = {});
 
+// The texts of a split run's findings: equal messages and fixes made one shared string.
+class SharedTexts {
+ public:
+  void share(SharedText& t);
+
+ private:
+  std::unordered_map<std::string_view, std::shared_ptr<const std::string>> seen_;  // views into the values
+};
+
 // Adds one unit's run to the whole run's result. Split: the unit's project goes, but for
 // copies without facts of the files its findings and notifications name (outputs re-read
-// their lines); else (one unit) the run's project is the unit's.
-void add_unit_result(LintResult& into, LintResult unit, bool split);
+// their lines), and its findings' texts are shared through `texts`; else (one unit) the
+// run's project is the unit's.
+void add_unit_result(LintResult& into, LintResult unit, bool split, SharedTexts& texts);
 
 }  // namespace sc

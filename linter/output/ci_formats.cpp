@@ -25,7 +25,7 @@ namespace {
 
 using ojson = nlohmann::ordered_json;
 
-std::string with_fix(const Finding& f) { return f.fix.empty() ? f.message : f.message + " Fix: " + f.fix; }
+std::string with_fix(const Finding& f) { return f.fix.empty() ? f.message.str() : f.message + " Fix: " + f.fix; }
 
 int line_of(const Range& r) { return r.valid() ? r.line : 1; }
 

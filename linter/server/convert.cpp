@@ -89,7 +89,7 @@ json to_diagnostic(const Project& p, const Finding& f) {
             {"severity", severity(f.level)},
             {"code", f.rule},
             {"source", "sparkcheck"},
-            {"message", f.fix.empty() ? f.message : f.message + "\nFix: " + f.fix}};
+            {"message", f.fix.empty() ? f.message.str() : f.message + "\nFix: " + f.fix}};
   if (find_rule_doc(f.rule))
     d["codeDescription"] = {{"href", std::string(tool_information_uri()) + "/blob/main/docs/rules/" + f.rule + ".md"}};
   json rel = related_info(p, f);
