@@ -89,15 +89,6 @@ const std::string* PathRef::intern(std::string_view s) {
   return p.scoped->intern(s);
 }
 
-PathRef PathRef::lasting(PathRef r) {
-  Pools& p = pools();
-  std::lock_guard<std::mutex> lock(p.mu);
-  if (!p.scoped || r.empty()) return r;
-  PathRef out;
-  out.p_ = p.lasting.intern(*r.p_);
-  return out;
-}
-
 PathRef::Scope::Scope() {
   Pools& p = pools();
   std::lock_guard<std::mutex> lock(p.mu);

@@ -47,9 +47,8 @@ class PathRef {
 
   // While a Scope lives (one at a time, made and ended with no other thread interning), a
   // path not interned before goes to the scope's own pool, freed when it ends: a run over
-  // several projects (engine/units.h) keeps one project's paths at a time. A path that must
-  // outlive the scope is taken out with lasting() once the project is done: a PathRef made in
-  // the scope is not valid after it, and equal paths are then two strings until it ends.
+  // several projects (engine/units.h) keeps one project's paths at a time. A PathRef made in
+  // the scope is not valid after it (what outlives it is kept as text, engine/UnitSpill).
   class Scope {
    public:
     Scope();
@@ -57,8 +56,6 @@ class PathRef {
     Scope(const Scope&) = delete;
     Scope& operator=(const Scope&) = delete;
   };
-  // The same path in the pool that lives as long as the process.
-  static PathRef lasting(PathRef p);
 
  private:
   static const std::string* intern(std::string_view s);
@@ -102,11 +99,6 @@ class SourceFile {
   // A re-read file whose bytes no longer hash to `hash` reads as empty: no line of it is shown.
   void release(PathRef abs_path, uint64_t hash, size_t size);
   bool released() const { return !reload_path_.empty(); }
-  // The same file under these paths (equal strings: PathRef::lasting of its own).
-  void set_paths(PathRef display_path, PathRef reload_path) {
-    path_ = display_path;
-    if (released()) reload_path_ = reload_path;
-  }
   size_t reload_size() const { return size_; }  // the bound of a re-read (released files)
 
   // Byte offsets -> range in the real file.

@@ -877,26 +877,6 @@ void read_project(const LintOptions& opt, const std::vector<std::string>& paths,
   for (auto& n : res.project.notes) res.notifications.push_back(n);
 }
 
-// What a unit left (its findings, kept files and notifications, from `findings`, `files` and
-// `notes` on) is copied
-// anew once the unit's memory is free: the copies sit together in what it used, instead of
-// each pinning a page of it, so malloc_trim can give those pages back.
-void relocate(LintResult& res, size_t findings, size_t files, size_t notes) {
-  for (size_t i = notes; i < res.notifications.size(); ++i) {
-    Notification copy = res.notifications[i];
-    res.notifications[i] = std::move(copy);
-  }
-  for (size_t i = findings; i < res.findings.size(); ++i) {
-    Finding copy = res.findings[i];
-    res.findings[i] = std::move(copy);
-  }
-  for (size_t i = files; i < res.project.files.size(); ++i) {
-    auto copy = std::make_shared<ParsedFile>(*res.project.files[i]);
-    if (copy->line_memo) copy->line_memo = std::make_shared<LineMemo>(*copy->line_memo);
-    res.project.files[i] = std::move(copy);
-  }
-}
-
 // Repositories side by side (engine/units.h): only a one-shot run over a root in no git work
 // tree splits (an editor's workspace stays one project).
 bool may_split(const LintOptions& opt, const std::string& root) {
@@ -906,36 +886,36 @@ bool may_split(const LintOptions& opt, const std::string& root) {
 
 // The walk (which lists the repositories it meets instead of entering them), then each unit
 // linted as a run of its own (cache included), one after another. Split, a unit's paths are
-// interned in a scope of their own: what the result keeps of them is made lasting.
+// interned in a scope of their own and what the run keeps of it waits as bytes (UnitSpill):
+// the next unit starts in the memory this one freed.
 LintResult lint_units(const LintOptions& opt, const std::vector<std::string>& paths, LintResult res) {
   res.project.target = opt.target;
   std::vector<std::string> repositories;
   std::vector<WalkedFile> walked = walk_files(opt, paths, res, &repositories);
   std::vector<LintUnit> units = split_into_units(std::move(walked), res.project.root, repositories);
-  bool split = units.size() > 1;
-  SharedTexts texts;
+  if (units.size() == 1) {
+    LintOptions one = opt;
+    one.unit_files = &units[0].files;
+    one.unit_walks = std::move(units[0].walks);
+    add_unit_result(res, run_lint(one), nullptr, opt.list_linted);
+    return res;
+  }
+  UnitSpill spill;
   for (LintUnit& u : units) {
     LintOptions one = opt;
     one.unit_files = &u.files;
     one.unit_walks = std::move(u.walks);
-    if (!split) {
-      add_unit_result(res, run_lint(one), false, texts);
-      continue;
-    }
     one.unit = u.dir;
-    size_t kept_findings = res.findings.size(), kept_files = res.project.files.size(), kept_notes = res.notifications.size();
     {
       PathRef::Scope scope;
-      add_unit_result(res, run_lint(one), true, texts);
+      add_unit_result(res, run_lint(one), &spill, opt.list_linted);
       std::vector<WalkedFile>().swap(u.files);
     }
-    relocate(res, kept_findings, kept_files, kept_notes);
     malloc_trim(0);  // the unit's freed pages go back to the system, not only to malloc
   }
-  if (split) {
-    res.units = units.size();
-    sort_findings(res.findings);
-  }
+  spill.take(res);
+  res.units = units.size();
+  sort_findings(res.findings);
   return res;
 }
 

@@ -3,6 +3,7 @@
 // project. Links and project-wide evidence stay inside a repository, and memory holds one
 // repository's facts at a time. Files in no repository are one more project.
 #pragma once
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -30,19 +31,25 @@ bool in_git_work_tree(const std::string& dir);
 std::vector<LintUnit> split_into_units(std::vector<WalkedFile> files, const std::string& root,
                                        const std::vector<std::string>& repositories = {});
 
-// The texts of a split run's findings: equal messages and fixes made one shared string.
-class SharedTexts {
+// What a split run keeps of each unit until the run ends, as bytes: its findings, the files
+// they and its notifications name (without facts: outputs re-read their lines), its
+// notifications and, when listed, its linted files. Kept apart from the unit's objects, it
+// pins none of the memory the unit used; equal messages and fixes become one shared string.
+class UnitSpill {
  public:
-  void share(SharedText& t);
+  void put(const LintResult& unit, bool list_linted);
+  // Appends everything put, in order, to `into` (its findings then want sorting).
+  void take(LintResult& into);
 
  private:
-  std::unordered_map<std::string_view, std::shared_ptr<const std::string>> seen_;  // views into the values
+  std::vector<std::string> blocks_;  // one per unit
+  std::unordered_map<std::string, uint32_t> text_ids_;  // message and fix texts
+  std::vector<std::string> texts_;
 };
 
-// Adds one unit's run to the whole run's result. Split: the unit's project goes, but for
-// copies without facts of the files its findings and notifications name (outputs re-read
-// their lines), and its findings' texts are shared through `texts`; else (one unit) the
-// run's project is the unit's.
-void add_unit_result(LintResult& into, LintResult unit, bool split, SharedTexts& texts);
+// Adds a unit's counts, cache report and flags to the whole run's result; without a spill
+// (one unit) also its project, findings, notifications and linted files, else those go to
+// the spill.
+void add_unit_result(LintResult& into, LintResult unit, UnitSpill* spill, bool list_linted);
 
 }  // namespace sc
