@@ -558,7 +558,7 @@ void print_cache(const sc::CacheReport& c, const char* off) {
     std::cerr << "sparkcheck: cache: " << sc::term_safe(c.file) << ": " << c.hits << " hits, " << c.misses
               << " misses; loaded " << c.loaded << " entries in " << std::setprecision(1) << std::fixed << c.load_ms
               << " ms CPU; " << (c.saved ? "saved in " + std::to_string(static_cast<int>(c.save_ms + 0.5)) + " ms CPU" : std::string("unchanged, not written"))
-              << (c.more_files ? "; and " + std::to_string(c.more_files) + " more cache files, one per repository" : std::string())
+              << (c.more_files ? "; and " + std::to_string(c.more_files) + " more cache files, one per project" : std::string())
               << "\n";
   if (!c.note.empty()) std::cerr << "sparkcheck: cache: " << sc::term_safe(c.note) << "\n";
 }

@@ -16,8 +16,8 @@ const char* level_name(Level l);  // "note" | "warning" | "error"
 bool parse_level(const std::string& s, Level& out);
 
 // A finding's message or fix: one string that the findings saying the same can share (a run
-// over several projects makes them share it, engine/units.cpp), 16 bytes where a std::string
-// takes 32. Reads like a const std::string; set it whole.
+// over several projects makes them share it, engine/unit_results.cpp), 16 bytes where a
+// std::string takes 32. Reads like a const std::string; set it whole.
 class SharedText {
  public:
   SharedText() = default;

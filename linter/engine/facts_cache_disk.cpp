@@ -10,8 +10,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <filesystem>
 #include <atomic>
+#include <filesystem>
 #include <thread>
 #include <utility>
 

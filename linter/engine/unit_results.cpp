@@ -1,8 +1,9 @@
 // What a split run keeps of each unit (engine/units.h): counts merged at once, the rest
 // spilled to bytes and decoded when every unit is done.
-#include <cstring>
+#include <algorithm>
 #include <set>
 
+#include "analysis/project.h"
 #include "engine/units.h"
 
 namespace sc {

@@ -4,10 +4,7 @@
 #include <sys/stat.h>
 
 #include <filesystem>
-#include <iterator>
 #include <map>
-#include <memory>
-#include <set>
 #include <unordered_map>
 
 namespace sc {
