@@ -40,6 +40,11 @@ check "a link into another repository of the run is no 'outside the tree' note" 
 for d in loose build finetune serve; do lint --format json --one-project "$d" | jq -c '.findings[]' >> "$TMP/alone"; done
 check "split findings = each repository alone + the files in none" \
   cmp -s <(sort "$TMP/alone") <(jq -c '.findings[]' "$TMP/split.json" | sort)
+check "split findings: the same with --jobs 1 and 4, and without the prefilter" \
+  bash -c "cmp -s <(cd '$WS' && '$SPARKCHECK' lint --no-config --exit-zero --format json --jobs 1 . 2>/dev/null | jq -c .findings) \
+                  <(cd '$WS' && '$SPARKCHECK' lint --no-config --exit-zero --format json --jobs 4 . 2>/dev/null | jq -c .findings) &&
+           cmp -s <(jq -c .findings '$TMP/split.json') \
+                  <(cd '$WS' && SPARKCHECK_NO_PREFILTER=1 '$SPARKCHECK' lint --no-config --exit-zero --format json . 2>/dev/null | jq -c .findings)"
 check "split findings come sorted by path" \
   cmp -s <(jq -r '.findings[].path' "$TMP/split.json") <(jq -r '.findings[].path' "$TMP/split.json" | sort -s)
 nested_linted() { jq -e '[.findings[].path | select(startswith("finetune/vendor/"))] | length > 0' "$TMP/split.json" >/dev/null; }
