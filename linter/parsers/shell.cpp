@@ -416,7 +416,10 @@ class Walker {
         if (r[i] == '\\') i += 2;
         else if (r[i] == '$' && i + 1 < r.size() && (r[i + 1] == '(' || r[i + 1] == '{'))
           i = skip_balanced(r, i + 2, r[i + 1], r[i + 1] == '(' ? ')' : '}');
-        else if (r[i] == '`') i = std::min(r.size(), r.find('`', i + 1) + 1);
+        else if (r[i] == '`') {
+          size_t close = r.find('`', i + 1);  // a lone backquote runs to the end
+          i = close == std::string_view::npos ? r.size() : close + 1;
+        }
         else ++i;
       }
       i = std::min(i, r.size());
