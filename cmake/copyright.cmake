@@ -17,7 +17,7 @@ if(SPARKCHECK_STATIC)
 This binary is statically linked with the libraries below. Their copyright
 notices and licenses, as Debian ships them, follow.
 ")
-  foreach(pkg libyaml-cpp-dev libre2-dev libtree-sitter-dev libcmark-dev libtomlplusplus-dev
+  foreach(pkg libyaml-cpp-dev libre2-dev libtree-sitter-dev libcmark-dev libsodium-dev libtomlplusplus-dev
               nlohmann-json3-dev libcli11-dev)
     set(f "${sc_doc}/${pkg}/copyright")
     if(NOT EXISTS "${f}")

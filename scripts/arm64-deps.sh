@@ -14,7 +14,7 @@ SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
 # (python3-* and file: the aarch64 wheel that scripts/arm64-test.sh builds and installs)
 HOST_PKGS=(g++-aarch64-linux-gnu qemu-user-static file python3-setuptools python3-wheel python3-venv)
 LIBS=(libyaml-cpp-dev libyaml-cpp0.7 libre2-dev libre2-9 libtree-sitter-dev libtree-sitter0
-      libcmark-dev libcmark0.30.2 libtomlplusplus-dev catch2 nlohmann-json3-dev libcli11-dev)
+      libcmark-dev libcmark0.30.2 libsodium-dev libsodium23 libtomlplusplus-dev catch2 nlohmann-json3-dev libcli11-dev)
 
 missing=()
 for p in "${HOST_PKGS[@]}"; do

@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 
 PKGS=(build-essential cmake pkg-config git
       libtree-sitter-dev libyaml-cpp-dev nlohmann-json3-dev libre2-dev libcli11-dev catch2
-      libtomlplusplus-dev libcmark-dev)
+      libtomlplusplus-dev libcmark-dev libsodium-dev)
 if [ "${1:-}" = "--test" ]; then
   PKGS+=(pre-commit python3 file dpkg-dev python3-setuptools python3-wheel python3-venv zsh fish)
 fi

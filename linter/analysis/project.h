@@ -29,7 +29,7 @@ struct ParsedFile {
   SourceFile src;  // its text is dropped once the facts are taken (SourceFile::release)
   FactsBox facts;  // the shared empty one for most files (see FactsBox)
   PathRef abs_path;  // interned, as the source's re-read path
-  uint64_t content_hash = 0;  // hash_bytes() of the file's bytes as read (before a BOM is dropped)
+  ContentHash content_hash;  // of the file's bytes as read (before a BOM is dropped)
   // Inline suppression comments and the problems found in them, read with the facts (the text
   // is gone by the time rules run). Null for a file without any (most); never changed once
   // read, so Project::own's copies share them.

@@ -1,5 +1,6 @@
 // Source text, positions and ranges shared by every parser, rule and output.
 #pragma once
+#include <array>
 #include <compare>
 #include <cstddef>
 #include <cstdint>
@@ -77,6 +78,16 @@ struct Location {
   Range range;
 };
 
+// A file's bytes as read (before a byte-order mark is dropped), digested with BLAKE2b-256
+// (libsodium): the engine's ParsedFile::content_hash, what decides that a cached parse is
+// still the file's, and what a released SourceFile checks when it re-reads. A cryptographic
+// digest, so that no crafted file can pass for another and reuse its facts.
+struct ContentHash {
+  std::array<uint64_t, 4> words{};
+  bool operator==(const ContentHash&) const = default;
+};
+ContentHash content_hash(std::string_view bytes);
+
 // One file's text. A SourceFile may also be a *view* of part of another file
 // (a notebook cell, a Dockerfile RUN body): then `line_map` translates the
 // view's lines to lines/columns of the real file.
@@ -97,7 +108,7 @@ class SourceFile {
   // grows). Later calls re-read `abs_path` on demand, one released file at a time (the
   // previous one is dropped again; not thread-safe: rules and outputs run on one thread).
   // A re-read file whose bytes no longer hash to `hash` reads as empty: no line of it is shown.
-  void release(PathRef abs_path, uint64_t hash, size_t size);
+  void release(PathRef abs_path, const ContentHash& hash, size_t size);
   bool released() const { return !reload_path_.empty(); }
   size_t reload_size() const { return size_; }  // the bound of a re-read (released files)
 
@@ -128,7 +139,7 @@ class SourceFile {
   struct Body;
   PathRef path_;
   PathRef reload_path_;  // set by release()
-  uint64_t hash_ = 0;
+  ContentHash hash_;
   size_t size_ = 0;  // bytes as read, the bound of a re-read
   mutable std::unique_ptr<Body> body_;
   mutable bool loaded_ = true;
@@ -142,8 +153,7 @@ class SourceFile {
   Range map_(int vline, size_t vcol, int vend_line, size_t vend_col) const;
 };
 
-// A 64-bit hash of a file's bytes as read (before a byte-order mark is dropped): the
-// engine's ParsedFile::content_hash, and what a released SourceFile checks when it re-reads.
+// A 64-bit hash (fast, not collision-resistant): cache file names and checksums against damage.
 uint64_t hash_bytes(std::string_view bytes);
 // Its steps, for hashes taken over bytes as they stream by (the facts cache's checksum):
 // the start value, one 8-byte word mixed in, and the finish.

@@ -151,7 +151,7 @@ bool size_to_read(const WalkedFile& wf, int fd, size_t max_bytes, size_t& size, 
 }
 
 // Reads a file once; returns false (with a notification) when it cannot be linted.
-bool read_file(const WalkedFile& wf, size_t max_bytes, std::string& text, uint64_t& hash,
+bool read_file(const WalkedFile& wf, size_t max_bytes, std::string& text, ContentHash& hash,
                std::vector<Notification>& notes) {
   auto fail = [&](const std::string& msg, const std::string& id, Level l = Level::Warning) {
     return not_read(notes, wf, msg, id, l);
@@ -183,7 +183,7 @@ bool read_file(const WalkedFile& wf, size_t max_bytes, std::string& text, uint64
   }
   close(fd);
   text.resize(have);
-  hash = hash_bytes(text);
+  hash = content_hash(text);
   return usable_text(wf, text, notes);
 }
 
@@ -549,11 +549,11 @@ void drop_text(ParsedFile& pf, const LintOptions& opt, size_t bytes_read) {
 }
 
 // The text to lint: standard input, an editor's buffer (LintOptions::overlays) or the file on disk.
-bool job_text(const WalkedFile& wf, const LintOptions& opt, std::string& text, uint64_t& hash,
+bool job_text(const WalkedFile& wf, const LintOptions& opt, std::string& text, ContentHash& hash,
               std::vector<Notification>& notes) {
   if (opt.stdin_text) {
     text = *opt.stdin_text;
-    hash = hash_bytes(text);
+    hash = content_hash(text);
     return true;
   }
   auto overlay = opt.overlays.find(wf.abs);
@@ -564,12 +564,12 @@ bool job_text(const WalkedFile& wf, const LintOptions& opt, std::string& text, u
     return false;
   }
   text = overlay->second;
-  hash = hash_bytes(text);
+  hash = content_hash(text);
   return usable_text(wf, text, notes);
 }
 
 // Parses the file's text into job.pf; the parser's notes go to the job's parse notes.
-void parse_fresh(Job& job, std::string text, uint64_t hash, const LintOptions& opt, const Prefilter& filter) {
+void parse_fresh(Job& job, std::string text, const ContentHash& hash, const LintOptions& opt, const Prefilter& filter) {
   const WalkedFile& wf = *job.wf;
   auto pf = std::make_shared<ParsedFile>();
   pf->abs_path = wf.abs;
@@ -618,7 +618,7 @@ const CacheEntry* matching_entry(const Job& job, const LintOptions& opt) {
 
 // The file as parsed in an earlier run, when nothing that decides it changed (shared, not copied:
 // link() copies a file before adding to its facts).
-bool reuse_parsed(Job& job, const LintOptions& opt, uint64_t hash) {
+bool reuse_parsed(Job& job, const LintOptions& opt, const ContentHash& hash) {
   const CacheEntry* e = matching_entry(job, opt);
   if (!e || e->file->content_hash != hash) return false;
   job.pf = e->file;
@@ -662,7 +662,7 @@ bool reuse_unread(Job& job, const LintOptions& opt) {
 
 void parse_job(Job& job, const LintOptions& opt, const Prefilter& filter) {
   if (reuse_unread(job, opt)) return;
-  uint64_t hash = 0;
+  ContentHash hash;
   std::string text;
   std::vector<Notification> notes;
   bool ok = job_text(*job.wf, opt, text, hash, notes);

@@ -14,7 +14,7 @@ namespace sc {
 namespace {
 
 // Bump when the encoding changes; a cache of another format is ignored.
-constexpr uint32_t kFormat = 5;
+constexpr uint32_t kFormat = 6;  // 6: BLAKE2b-256 content hashes
 constexpr std::string_view kMagic = "SPKFACTS";
 
 // The last value of each enum written to the cache (a larger one read back is an error).
@@ -55,7 +55,7 @@ static_assert(sizeof(FileFacts) == 192, "serialize the new FileFacts field in fa
 static_assert(sizeof(SuppressDirective) == 96, "serialize the new SuppressDirective field in facts_cache.cpp");
 static_assert(sizeof(Notification) == 120, "serialize the new Notification field in facts_cache.cpp");
 static_assert(sizeof(DiskStamp) == 32, "serialize the new DiskStamp field in facts_cache.cpp");
-static_assert(sizeof(ParsedFile) - sizeof(SourceFile) == 64, "serialize the new ParsedFile field in facts_cache.cpp");
+static_assert(sizeof(ParsedFile) - sizeof(SourceFile) == 88, "serialize the new ParsedFile field in facts_cache.cpp");
 #endif
 
 // The structs' sizes, mixed: a cache written by a build with other structs is ignored.
@@ -365,11 +365,11 @@ void write_source(Writer& w, const SourceFile& src) {
 // starts with the file's content hash. Empty otherwise.
 std::string_view loaded_body(const CacheEntry& e, const LoadedBytes* loaded) {
   const LineMemo* memo = e.file->line_memo.get();
-  if (!loaded || !*loaded || e.loaded_len < 8 || (memo && memo->grown)) return {};
+  const ContentHash& hash = e.file->content_hash;
+  if (!loaded || !*loaded || e.loaded_len < sizeof hash.words || (memo && memo->grown)) return {};
   std::string_view body = (*loaded)(e.loaded_at, e.loaded_len);
-  uint64_t hash = 0;
-  for (size_t i = 0; i < 8 && i < body.size(); ++i) hash |= uint64_t(static_cast<unsigned char>(body[i])) << (8 * i);
-  return body.size() == e.loaded_len && hash == e.file->content_hash ? body : std::string_view();
+  bool same = body.size() == e.loaded_len && std::memcmp(body.data(), hash.words.data(), sizeof hash.words) == 0;
+  return same ? body : std::string_view();
 }
 
 // One entry: its display path, key, stamp, then its body: the file's hash and text (or size),
@@ -379,7 +379,7 @@ void write_entry(Writer& w, const std::string& display, const CacheEntry& e, con
   w.display = display;
   w(w.display), w.u(e.key), w(const_cast<DiskStamp&>(e.disk));
   if (std::string_view body = loaded_body(e, loaded); !body.empty()) return w.raw(body);  // as loaded (checked then)
-  w.fixed64(pf.content_hash);
+  for (uint64_t word : pf.content_hash.words) w.fixed64(word);
   write_source(w, pf.src);
   w(const_cast<std::vector<Notification>&>(e.parse_notes())), w(const_cast<std::vector<Notification>&>(e.read_notes()));
   w(const_cast<FileFacts&>(*pf.facts));
@@ -393,7 +393,7 @@ void write_entry(Writer& w, const std::string& display, const CacheEntry& e, con
 // The file as released (re-read on demand from `abs`), or with the text it kept.
 std::shared_ptr<ParsedFile> read_source(Reader& r, const std::string& abs) {
   auto pf = std::make_shared<ParsedFile>();
-  pf->content_hash = r.fixed64();
+  for (uint64_t& word : pf->content_hash.words) word = r.fixed64();
   bool released = false;
   r(released);
   uint64_t size = 0;
@@ -520,14 +520,20 @@ uint64_t cache_checksum(std::string_view payload) {
   return sum.done();
 }
 
+std::string cache_header() {
+  std::string out(kMagic), version = tool_id();
+  Writer w(out);
+  w.fixed32(kFormat), w(version), w.fixed64(layout_id());
+  return out;
+}
+
 // Made in order, never patched: the header, then the payload handed out about 64 KiB at a
 // time (an entry is made whole first: one naming another file is dropped), then the trailer.
 void encode_cache(const ParseCache& cache, const std::string& root, const std::string& options,
                   const std::function<void(std::string_view)>& put, size_t* skipped, const LoadedBytes* loaded) {
-  std::string out(kMagic), version = tool_id(), r = root, o = options;
+  std::string out = cache_header(), r = root, o = options;
   out.reserve(2 * kFlushBytes);
   Writer w(out);
-  w.fixed32(kFormat), w(version), w.fixed64(layout_id());
   put(out);
   out.clear();
   StreamSum sum;

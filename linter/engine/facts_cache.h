@@ -38,6 +38,9 @@ void encode_cache(const ParseCache& cache, const std::string& root, const std::s
 // The same, whole in memory.
 std::string encode_cache(const ParseCache& cache, const std::string& root, const std::string& options,
                          size_t* skipped = nullptr, const LoadedBytes* loaded = nullptr);
+// The bytes every cache file this build writes starts with (magic, format, version, layout):
+// a file that starts otherwise is rejected before the rest of it is read.
+std::string cache_header();
 // The checksum the trailer holds (a 64-bit hash, against damage, not forgery).
 uint64_t cache_checksum(std::string_view payload);
 // Reads a cache file into `out` (replacing its entries), noting where each entry's body lies
@@ -45,15 +48,21 @@ uint64_t cache_checksum(std::string_view payload);
 bool decode_cache(std::string_view bytes, const std::string& root, const std::string& options, ParseCache& out,
                   std::string& why);
 
-// The directory for the cache: `dir` when given, else <root>/.sparkcheck_cache when usable,
+// The folder whose .sparkcheck_cache a run under `root` uses: the top of the git work tree
+// holding the linted paths when it is inside the root, else the folder holding them all
+// (never the current directory just because the run started there).
+std::string cache_home(const LintOptions& opt, const std::string& root);
+// The directory for the cache: `dir` when given, else <home>/.sparkcheck_cache when usable,
 // else $XDG_CACHE_HOME/sparkcheck (~/.cache/sparkcheck). Created when missing (with a
-// .gitignore of `*` and a CACHEDIR.TAG). Empty, with `why`, when none is usable.
-std::string cache_dir_for(const std::string& root, const std::string& dir, std::string& why);
+// .gitignore of `*` and a CACHEDIR.TAG). Not usable: a symbolic link, another user's
+// folder, or one holding files git tracks. Empty, with `why`, when none is usable.
+std::string cache_dir_for(const std::string& home, const std::string& dir, std::string& why);
 // The cache file's path in `dir` for this root and options.
 std::string cache_file_in(const std::string& dir, const std::string& root, const std::string& options);
 
 // Reads a cache file without following links; false (with `why`) when it is missing (why
-// empty), not a regular file, or over the size cap.
+// empty), not a regular file, over the size cap, another user's, or not starting with
+// cache_header() (then nothing past the header is read).
 bool read_cache_file(const std::string& path, std::string& bytes, std::string& why);
 
 // run_lint with the disk cache (LintOptions::disk_cache): load, lint reusing what it holds,

@@ -15,6 +15,9 @@
 #include <thread>
 #include <utility>
 
+#include <sodium.h>
+
+#include "core/git_index.h"
 #include "core/walk.h"
 #include "engine/facts_cache.h"
 #include "knowledge/knowledge.h"
@@ -44,6 +47,22 @@ constexpr std::string_view kTag =
     "# This file is a cache directory tag created by sparkcheck.\n"
     "# For information about cache directory tags see https://bford.info/cachedir/\n";
 
+// Whether the git work tree around `dir` tracks a file inside it (a cache folder that came
+// with a checkout was written by someone else).
+bool tracked_by_git(const std::string& dir) {
+  fs::path d = fs::path(dir).lexically_normal();
+  for (fs::path top = d;; top = top.parent_path()) {
+    struct stat st;
+    if (lstat((top / ".git").c_str(), &st) == 0) {
+      TrackedPaths tracked;
+      read_git_index(top.string(), tracked);
+      std::string rel = d.lexically_relative(top).generic_string();
+      return rel != "." && tracked.dirs.count(rel) > 0;
+    }
+    if (!top.has_parent_path() || top.parent_path() == top) return false;
+  }
+}
+
 // Opens (creating when missing, with its .gitignore and CACHEDIR.TAG) a directory that is
 // not a symbolic link and that this user can write; -1 with `why` otherwise.
 int open_cache_dir(const std::string& dir, std::string& why) {
@@ -57,6 +76,14 @@ int open_cache_dir(const std::string& dir, std::string& why) {
   }
   int fd = open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
   if (fd < 0) return why = dir + ": not a directory or a symbolic link; not used", -1;
+  if (fstat(fd, &st) != 0 || st.st_uid != geteuid()) {
+    close(fd);
+    return why = dir + ": owned by another user; not used", -1;
+  }
+  if (tracked_by_git(dir)) {
+    close(fd);
+    return why = dir + ": holds files git tracks (a cache from a commit is never trusted); not used", -1;
+  }
   if (faccessat(fd, ".", W_OK, 0) != 0) {
     close(fd);
     return why = dir + ": not writable", -1;
@@ -73,6 +100,10 @@ std::string user_cache_dir() {
   return "";
 }
 
+bool under(const std::string& a, const std::string& dir) {
+  return a == dir || (a.size() > dir.size() && a.compare(0, dir.size(), dir) == 0 && (dir == "/" || a[dir.size()] == '/'));
+}
+
 std::string split_dir(const std::string& path, std::string& name) {
   size_t slash = path.rfind('/');
   name = slash == std::string::npos ? path : path.substr(slash + 1);
@@ -81,9 +112,28 @@ std::string split_dir(const std::string& path, std::string& name) {
 
 }  // namespace
 
-std::string cache_dir_for(const std::string& root, const std::string& dir, std::string& why) {
+std::string cache_home(const LintOptions& opt, const std::string& root) {
+  std::error_code ec;
+  std::string home;
+  for (const std::string& p : opt.paths.empty() ? std::vector<std::string>{"."} : opt.paths) {
+    fs::path a = fs::absolute(p, ec).lexically_normal();
+    if (!fs::is_directory(a, ec)) a = a.parent_path();
+    std::string d = a.generic_string();
+    if (d.size() > 1 && d.back() == '/') d.pop_back();
+    if (home.empty()) home = d;
+    while (!under(d, home) && home != "/") home = fs::path(home).parent_path().generic_string();
+  }
+  for (fs::path q = home; under(q.generic_string(), root); q = q.parent_path()) {  // the work tree's top
+    struct stat st;
+    if (lstat((q / ".git").c_str(), &st) == 0) return q.generic_string();
+    if (!q.has_parent_path() || q.parent_path() == q) break;
+  }
+  return home;
+}
+
+std::string cache_dir_for(const std::string& home, const std::string& dir, std::string& why) {
   std::string tried;
-  for (const std::string& d : {dir, dir.empty() ? (root == "/" ? "" : root) + "/" + kCacheDirName : "", user_cache_dir()}) {
+  for (const std::string& d : {dir, dir.empty() ? (home == "/" ? "" : home) + "/" + kCacheDirName : "", user_cache_dir()}) {
     if (d.empty()) continue;
     int fd = open_cache_dir(d, why);
     if (fd >= 0) {
@@ -104,20 +154,6 @@ std::string cache_file_in(const std::string& dir, const std::string& root, const
 
 namespace {
 
-// Opens a cache file for reading without following links: -1 (with `why`, empty when it is
-// missing) unless it is a regular file within the size cap.
-int open_cache_file(const std::string& path, struct stat& st, std::string& why) {
-  int fd = open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
-  if (fd < 0) {
-    why = errno == ENOENT ? "" : "cannot open (" + std::string(std::strerror(errno)) + ")";
-    return -1;
-  }
-  if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && static_cast<uint64_t>(st.st_size) <= kMaxCacheBytes) return fd;
-  why = "not a regular file, or over the size limit";
-  close(fd);
-  return -1;
-}
-
 // Reads `len` bytes at `at` into `into` (resized to what was read).
 bool read_at(int fd, size_t at, size_t len, std::string& into) {
   into.resize(len);
@@ -129,6 +165,26 @@ bool read_at(int fd, size_t at, size_t len, std::string& into) {
   }
   into.resize(got);
   return got == len;
+}
+
+// Opens a cache file for reading without following links: -1 (with `why`, empty when it is
+// missing) unless it is a regular file within the size cap.
+int open_cache_file(const std::string& path, struct stat& st, std::string& why) {
+  int fd = open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+  if (fd < 0) {
+    why = errno == ENOENT ? "" : "cannot open (" + std::string(std::strerror(errno)) + ")";
+    return -1;
+  }
+  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || static_cast<uint64_t>(st.st_size) > kMaxCacheBytes)
+    why = "not a regular file, or over the size limit";
+  else if (st.st_uid != geteuid())
+    why = "owned by another user";
+  else if (std::string head, want = cache_header(); !read_at(fd, 0, std::min(want.size(), size_t(st.st_size)), head) || head != want)
+    why = "written by another sparkcheck version, build or cache format";  // the rest is never read
+  else
+    return fd;
+  close(fd);
+  return -1;
 }
 
 }  // namespace
@@ -156,15 +212,18 @@ class FileWriter {
       why_ = dir + ": " + std::strerror(errno);
       return;
     }
-    tmp_ = "." + name_ + "." + std::to_string(getpid()) + ".tmp";
-    fd_ = openat(dfd_, tmp_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
-    if (fd_ < 0) why_ = std::string("cannot write: ") + std::strerror(errno);
+    for (int attempt = 0; attempt < 8 && fd_ < 0; ++attempt) {  // a random new name: nothing planted is opened
+      tmp_ = "." + name_ + "." + hex16(randombytes_random() | uint64_t(randombytes_random()) << 32) + ".tmp";
+      fd_ = openat(dfd_, tmp_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0644);
+      if (fd_ < 0 && errno != EEXIST) break;
+    }
+    if (fd_ < 0) why_ = std::string("cannot write: ") + std::strerror(errno), tmp_.clear();
   }
   FileWriter(const FileWriter&) = delete;
   FileWriter& operator=(const FileWriter&) = delete;
   ~FileWriter() {
     if (fd_ >= 0) close(fd_);
-    if (fd_ >= 0 || !why_.empty()) unlinkat(dfd_, tmp_.c_str(), 0);
+    if ((fd_ >= 0 || !why_.empty()) && !tmp_.empty()) unlinkat(dfd_, tmp_.c_str(), 0);
     if (dfd_ >= 0) close(dfd_);
   }
 
@@ -209,16 +268,12 @@ uint64_t cache_state(const CacheEntries& entries) {
     one.assign(abs).append(1, '\n');
     if (e.file) one.append(e.file->src.path()).append(1, '\n');
     if (e.file && e.file->line_memo) one += std::to_string(e.file->line_memo->lines.size());  // a memo grown: saved again
-    uint64_t hash = e.file ? e.file->content_hash : 0;
-    for (int64_t v : {static_cast<int64_t>(hash), static_cast<int64_t>(e.key), e.disk.dev, e.disk.ino, e.disk.size, e.disk.ctime_ns})
+    if (e.file) one.append(reinterpret_cast<const char*>(e.file->content_hash.words.data()), sizeof(ContentHash));
+    for (int64_t v : {static_cast<int64_t>(e.key), e.disk.dev, e.disk.ino, e.disk.size, e.disk.ctime_ns})
       one.append(reinterpret_cast<const char*>(&v), sizeof v);
     state = (state * 0x9E3779B97F4A7C15ull) ^ hash_bytes(one);
   }
   return state;
-}
-
-bool under(const std::string& a, const std::string& dir) {
-  return a == dir || (a.size() > dir.size() && a.compare(0, dir.size(), dir) == 0 && (dir == "/" || a[dir.size()] == '/'));
 }
 
 // Entries for files outside the paths this run walks are set aside (the run cannot reach them)
@@ -317,7 +372,8 @@ bool cache_off_by_env() {
 
 size_t seed_from_disk_cache(const LintOptions& opt, const std::string& root, ParseCache& cache) {
   std::string options = cache_options_text(opt), bytes, why;
-  std::string local = opt.cache_dir.empty() ? (root == "/" ? "" : root) + "/" + kCacheDirName : "";
+  std::string home = cache_home(opt, root);
+  std::string local = opt.cache_dir.empty() ? (home == "/" ? "" : home) + "/" + kCacheDirName : "";
   for (const std::string& d : {opt.cache_dir, local, user_cache_dir()}) {
     if (d.empty() || !read_cache_file(cache_file_in(d, root, options), bytes, why)) continue;
     if (decode_cache(bytes, root, options, cache, why)) return cache.entries.size();
@@ -328,7 +384,7 @@ size_t seed_from_disk_cache(const LintOptions& opt, const std::string& root, Par
 
 LintResult lint_with_disk_cache(const LintOptions& opt, const std::string& root) {
   CacheReport rep;
-  std::string why, dir = cache_dir_for(root, opt.cache_dir, why);
+  std::string why, dir = cache_dir_for(cache_home(opt, root), opt.cache_dir, why);
   LintOptions run = opt;
   run.disk_cache = false;
   ParseCache cache;

@@ -98,7 +98,7 @@ std::vector<const ParsedFile*> named_files(const LintResult& unit) {
 void put_file(Out& o, const ParsedFile& pf) {
   o.str(pf.src.path());
   o.str(pf.abs_path);
-  o.num(pf.content_hash);
+  for (uint64_t word : pf.content_hash.words) o.num(word);
   o.num(pf.src.released());
   if (pf.src.released()) o.num(pf.src.reload_size());
   else o.str(pf.src.text());
@@ -112,7 +112,7 @@ std::shared_ptr<const ParsedFile> take_file(In& in) {
   auto pf = std::make_shared<ParsedFile>();
   PathRef display(in.str());
   pf->abs_path = PathRef(in.str());
-  pf->content_hash = in.num();
+  for (uint64_t& word : pf->content_hash.words) word = in.num();
   if (in.num()) {
     size_t size = in.num();
     pf->src = SourceFile(display, "");

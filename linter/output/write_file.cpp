@@ -1,6 +1,7 @@
 #include "output/write_file.h"
 
 #include <fcntl.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -189,22 +190,91 @@ bool write_report(const std::string& path, const Render& fn, std::string& error)
   return write_replacing(path, fn, 0666 & ~um, error);
 }
 
-bool replace_file(const std::string& path, const std::string& data, std::string& error) {
-  char real[PATH_MAX];
-  struct stat st;
-  if (!realpath(path.c_str(), real) || stat(real, &st) != 0) { error = fail(path, errno); return false; }
-  if (!S_ISREG(st.st_mode)) { error = fail(path, EINVAL); return false; }
-  return write_replacing(real, [&](std::ostream& o) { o << data; }, st.st_mode & 07777, error);
+namespace {
+
+// --fix's file, opened in its folder without following a link at its name.
+struct FixTarget {
+  int dir = -1, fd = -1;
+  std::string base;
+  struct stat st {};
+  ~FixTarget() {
+    if (fd >= 0) close(fd);
+    if (dir >= 0) close(dir);
+  }
+};
+
+bool open_target(const std::string& path, FixTarget& t, std::string& error) {
+  size_t slash = path.rfind('/');
+  std::string dir = slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
+  t.base = slash == std::string::npos ? path : path.substr(slash + 1);
+  t.dir = open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (t.dir >= 0) t.fd = openat(t.dir, t.base.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+  if (t.fd < 0 || fstat(t.fd, &t.st) != 0) return error = fail(path, errno), false;
+  if (!S_ISREG(t.st.st_mode)) return error = fail(path, EINVAL), false;
+  return true;
 }
 
+// Up to `cap` bytes of the open file (one more tells that it is longer).
+bool read_upto(int fd, size_t cap, std::string& out) {
+  out.resize(cap + 1);
+  size_t got = 0;
+  for (ssize_t n; got < out.size(); got += static_cast<size_t>(n)) {
+    n = read(fd, out.data() + got, out.size() - got);
+    if (n < 0 && errno == EINTR) n = 0;
+    else if (n < 0) return false;
+    else if (n == 0) break;
+  }
+  out.resize(got);
+  return true;
+}
+
+std::string random_suffix() {
+  unsigned char r[8];
+  if (getrandom(r, sizeof r, 0) != static_cast<ssize_t>(sizeof r)) std::memset(r, 0, sizeof r);
+  std::string hex;
+  for (unsigned char c : r) hex += "0123456789abcdef"[c >> 4], hex += "0123456789abcdef"[c & 15];
+  return hex;
+}
+
+// Writes `data` to a new temporary file in the target's folder and renames it over the
+// target, provided the name still holds the very file that was read (same device and inode,
+// not a link swapped in since). Changed when it does not.
+PatchWrite replace_target(const std::string& path, FixTarget& t, const std::string& data, std::string& error) {
+  std::string tmp, full;
+  int fd = -1;
+  for (int attempt = 0; attempt < 8 && fd < 0; ++attempt) {
+    tmp = "." + t.base + ".sparkcheck-" + random_suffix();
+    fd = openat(t.dir, tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+    if (fd < 0 && errno != EEXIST) break;
+  }
+  if (fd < 0) return error = fail(path, errno), PatchWrite::Failed;
+  size_t slash = path.rfind('/');
+  full = (slash == std::string::npos ? std::string() : path.substr(0, slash + 1)) + tmp;
+  int slot = remove_on_signal(full);
+  bool ok = write_all(fd, data) && fchmod(fd, t.st.st_mode & 07777) == 0;
+  int e = ok ? 0 : errno;
+  if (close(fd) != 0 && ok) ok = false, e = errno;
+  struct stat now;
+  bool same = fstatat(t.dir, t.base.c_str(), &now, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(now.st_mode) &&
+              now.st_dev == t.st.st_dev && now.st_ino == t.st.st_ino;
+  if (ok && same && renameat(t.dir, tmp.c_str(), t.dir, t.base.c_str()) != 0) ok = false, e = errno;
+  if (!ok || !same) unlinkat(t.dir, tmp.c_str(), 0);
+  forget_on_signal(slot);
+  if (!ok) return error = fail(path, e), PatchWrite::Failed;
+  return same ? PatchWrite::Written : PatchWrite::Changed;
+}
+
+}  // namespace
+
 PatchWrite write_patch(const std::string& path, const std::string& before, const std::string& after, std::string& error) {
-  std::ifstream in(path, std::ios::binary);
-  std::string now((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (!in.is_open() || in.bad()) { error = "cannot read " + path; return PatchWrite::Failed; }
+  FixTarget t;
+  if (!open_target(path, t, error)) return PatchWrite::Failed;
   const std::string bom = "\xEF\xBB\xBF";
+  std::string now;
+  if (!read_upto(t.fd, before.size() + bom.size(), now)) return error = "cannot read " + path, PatchWrite::Failed;
   size_t skip = now.compare(0, bom.size(), bom) == 0 ? bom.size() : 0;
   if (now.compare(skip, std::string::npos, before) != 0) return PatchWrite::Changed;
-  return replace_file(path, now.substr(0, skip) + after, error) ? PatchWrite::Written : PatchWrite::Failed;
+  return replace_target(path, t, now.substr(0, skip) + after, error);
 }
 
 }  // namespace sc

@@ -17,12 +17,12 @@ using Render = std::function<void(std::ostream&)>;
 // Returns false with `error` naming the path and the reason.
 bool write_report(const std::string& path, const Render& fn, std::string& error);
 
-// Replaces the regular file `path` (through a symbolic link: its target) with `data` the same
-// way, keeping its permission bits (--fix).
-bool replace_file(const std::string& path, const std::string& data, std::string& error);
-
-// --fix: replaces `before` by `after` in the file at `path` (replace_file), unless the file no
-// longer holds `before` (the text the lint read; a byte-order mark in front is kept).
+// --fix: replaces `before` by `after` in the regular file at `path`, unless the file no longer
+// holds `before` (the text the lint read; a byte-order mark in front is kept). The file is
+// opened without following a link at its name, rewritten through a new temporary file beside
+// it (keeping its permission bits) and renamed over it only while the name still holds the
+// same file (device, inode): a link or file swapped in meanwhile gives Changed, never a write
+// through it.
 enum class PatchWrite { Written, Changed, Failed };
 PatchWrite write_patch(const std::string& path, const std::string& before, const std::string& after, std::string& error);
 

@@ -368,8 +368,8 @@ TEST_CASE("a released source re-reads its lines, one file at a time, and only wh
   std::ofstream(dir / "b.txt", std::ios::binary) << b_text;
   SourceFile a("a.txt", a_text.substr(3)), b("b.txt", b_text);
   Range before = a.range(5, 8);
-  a.release((dir / "a.txt").string(), hash_bytes(a_text), a_text.size());
-  b.release((dir / "b.txt").string(), hash_bytes(b_text), b_text.size());
+  a.release((dir / "a.txt").string(), content_hash(a_text), a_text.size());
+  b.release((dir / "b.txt").string(), content_hash(b_text), b_text.size());
   CHECK(a.released());
   CHECK(a.line(2) == "two \xC3\xA9");
   CHECK(b.line(1) == "alpha");  // drops a's text again
@@ -381,6 +381,16 @@ TEST_CASE("a released source re-reads its lines, one file at a time, and only wh
   CHECK(hash_bytes("abc") != hash_bytes("abd"));
   CHECK(hash_bytes("") != hash_bytes(std::string(1, '\0')));
   fs::remove_all(dir);
+}
+
+TEST_CASE("content_hash is BLAKE2b-256 of the bytes") {
+  ContentHash h = content_hash("abc");  // RFC 7693 test vector, 32-byte output
+  const auto* b = reinterpret_cast<const unsigned char*>(h.words.data());
+  std::string hex;
+  for (size_t i = 0; i < sizeof h.words; ++i) hex += "0123456789abcdef"[b[i] >> 4], hex += "0123456789abcdef"[b[i] & 15];
+  CHECK(hex == "bddd813c634239723171ef3fee98579b94964e3bb1cb3e427262c8c068d52319");
+  CHECK(content_hash("abc") != content_hash("abd"));
+  CHECK(content_hash("") != content_hash(std::string(1, '\0')));
 }
 
 namespace {

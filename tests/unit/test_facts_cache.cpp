@@ -56,7 +56,7 @@ FileFacts every_fact() {
 ParseCache one_entry(const std::string& text = std::string(40, 'x') + "\n" + std::string(40, 'y')) {
   auto pf = std::make_shared<ParsedFile>();
   pf->abs_path = kRoot + "/" + kPath;
-  pf->content_hash = hash_bytes(text);
+  pf->content_hash = content_hash(text);
   pf->src = SourceFile(kPath, text);
   pf->src.release(pf->abs_path, pf->content_hash, text.size() + 3);
   pf->facts = every_fact();
@@ -254,8 +254,11 @@ TEST_CASE("facts cache: files on disk are written whole and never read through a
   std::string file = cache_file_in(cdir, "/proj", "o");
   std::ofstream(file) << "hello";
   std::string got;
+  CHECK_FALSE(read_cache_file(file, got, why));  // not a cache file: rejected on its header
+  CHECK(got.empty());
+  std::ofstream(file) << cache_header() << "hello";
   REQUIRE(read_cache_file(file, got, why));
-  CHECK(got == "hello");
+  CHECK(got == cache_header() + "hello");
   fs::remove(file);
   fs::create_symlink("/etc/passwd", file);
   CHECK_FALSE(read_cache_file(file, got, why));
@@ -303,7 +306,7 @@ TEST_CASE("facts cache: entries loaded from a buffer are saved again byte for by
   ParseCache swapped = decoded_with_raw(first, loaded);
   CacheEntry& s = swapped.entries.begin()->second;
   auto other = std::make_shared<ParsedFile>(*s.file);
-  other->content_hash ^= 1;
+  other->content_hash.words[0] ^= 1;
   s.file = other;
   REQUIRE(decode_cache(encode_cache(swapped, kRoot, "o", nullptr, &loaded), kRoot, "o", again, why));
   CHECK(again.entries.begin()->second.file->content_hash == other->content_hash);
@@ -337,7 +340,7 @@ TEST_CASE("facts cache: entries stay sorted by path; a saved file out of order i
     auto pf = std::make_shared<ParsedFile>();
     pf->abs_path = kRoot + "/" + display;
     pf->src = SourceFile(display, "x");
-    pf->content_hash = hash_bytes("x");
+    pf->content_hash = content_hash("x");
     return CacheEntry{pf, nullptr, {}, static_cast<uint32_t>(FileKind::Shell)};
   };
   for (std::string d : {"b.sh", "a/c.sh", "a.sh", "a-b.sh"}) c.entries[kRoot + "/" + d] = entry(d);

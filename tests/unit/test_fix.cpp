@@ -8,6 +8,7 @@
 #include <fstream>
 #include <iterator>
 #include <random>
+#include <unistd.h>
 
 #include "output/diff.h"
 #include "output/write_file.h"
@@ -110,6 +111,24 @@ TEST_CASE("write_patch: keeps a byte-order mark, refuses a file that changed sin
   CHECK(get() == "\xEF\xBB\xBF" "A=12.1a\r\n");
   std::filesystem::remove(path);
   CHECK(write_patch(path, "", "x", err) == PatchWrite::Failed);
+}
+
+TEST_CASE("write_patch: never writes through a symbolic link at the file's name", "[fix]") {
+  namespace fs = std::filesystem;
+  fs::path dir = fs::temp_directory_path() / ("sc-test-fix-link-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir / "tree");
+  std::ofstream(dir / "outside.txt", std::ios::binary) << "A=12.1\n";
+  fs::create_symlink(dir / "outside.txt", dir / "tree" / "Dockerfile");  // swapped in after the read
+  std::string err;
+  CHECK(write_patch((dir / "tree" / "Dockerfile").string(), "A=12.1\n", "A=12.1a\n", err) == PatchWrite::Failed);
+  std::ifstream in(dir / "outside.txt", std::ios::binary);
+  CHECK(std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>()) == "A=12.1\n");
+  CHECK(fs::is_symlink(dir / "tree" / "Dockerfile"));
+  size_t left = 0;
+  for (auto& e : fs::directory_iterator(dir / "tree")) left += e.path().filename() != "Dockerfile";
+  CHECK(left == 0);  // no temporary file left behind
+  fs::remove_all(dir);
 }
 
 namespace {

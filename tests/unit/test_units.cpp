@@ -114,7 +114,7 @@ TEST_CASE("units: a spilled unit comes back whole, its texts shared") {
   auto pf = std::make_shared<ParsedFile>();
   pf->src = SourceFile(PathRef("a/Dockerfile"), "FROM x\nRUN pip install torch\n");
   pf->abs_path = PathRef("/r/a/Dockerfile");
-  pf->content_hash = 42;
+  pf->content_hash = content_hash("42");
   pf->memo().lines.emplace_back(2, "RUN pip install torch");
   unit.project.files.push_back(pf);
   Finding f;
@@ -167,7 +167,7 @@ TEST_CASE("units: a spilled unit comes back whole, its texts shared") {
   const ParsedFile& file = *back.project.files[0];
   CHECK(file.src.path() == "a/Dockerfile");
   CHECK(file.abs_path == "/r/a/Dockerfile");
-  CHECK(file.content_hash == 42);
+  CHECK(file.content_hash == content_hash("42"));
   CHECK(file.src.line(2) == "RUN pip install torch");  // not released: the text came along
   REQUIRE(file.line_memo);
   CHECK(file.line_memo->lines.at(0).second == "RUN pip install torch");
