@@ -27,11 +27,19 @@ bool varint(const std::string& d, size_t& at, size_t& v) {
   return true;
 }
 
-void add(TrackedPaths& out, const std::string& path) {
+// Adds the path and its directories; false once the bytes kept would pass `left` (which it
+// lowers by what it keeps).
+bool add(TrackedPaths& out, const std::string& path, size_t& left) {
+  if (path.size() > left) return false;
+  left -= path.size();
   out.files.insert(path);
   for (size_t k = path.rfind('/'); k != std::string::npos && k > 0; k = path.rfind('/', k - 1)) {
-    if (!out.dirs.insert(path.substr(0, k)).second) break;  // its parents are in already
+    if (out.dirs.count(path.substr(0, k))) break;  // its parents are in already
+    if (k > left) return false;
+    left -= k;
+    out.dirs.insert(path.substr(0, k));
   }
+  return true;
 }
 
 }  // namespace
@@ -42,6 +50,11 @@ bool parse_git_index(const std::string& d, TrackedPaths& out) {
   if (version < 2 || version > 4) return false;
   size_t at = 12;
   std::string prev;
+  // What the paths may take, all told: a real index holds about as many bytes of paths as it
+  // has (v4 shares prefixes; v2/v3 store each path whole), but a hostile one can make the
+  // memory quadratic in its size (v4 entries that each keep all of the last path and add to it;
+  // deep paths, whose every directory is kept). Past this the index counts as malformed.
+  size_t left = 8 * d.size() + (1u << 20);
   for (uint32_t i = 0; i < count; ++i) {
     size_t start = at;
     if (at + 62 > d.size()) return false;
@@ -54,6 +67,7 @@ bool parse_git_index(const std::string& d, TrackedPaths& out) {
       if (!varint(d, at, strip) || strip > prev.size()) return false;
       size_t end = d.find('\0', at);
       if (end == std::string::npos) return false;
+      if (prev.size() - strip + (end - at) > left) return false;
       name = prev.substr(0, prev.size() - strip) + d.substr(at, end - at);
       at = end + 1;
     } else {
@@ -63,7 +77,7 @@ bool parse_git_index(const std::string& d, TrackedPaths& out) {
       at = start + ((end - start + 8) / 8) * 8;  // NUL padding to a multiple of 8
     }
     if (at > d.size()) return false;
-    add(out, name);
+    if (!add(out, name, left)) return false;
     prev = std::move(name);
   }
   return true;

@@ -14,7 +14,8 @@ struct TrackedPaths {
 };
 
 // Parses index versions 2-4 (SHA-1). Returns false on anything malformed (then
-// `out` holds what was read before the problem).
+// `out` holds what was read before the problem), also once the paths (with their
+// directories) pass 8 bytes per byte of the index plus 1 MB.
 bool parse_git_index(const std::string& data, TrackedPaths& out);
 
 // The git directory of the repository whose top is `top`: `top/.git`, or the

@@ -15,9 +15,11 @@
 #include <charconv>
 #include <cstdlib>
 #include <map>
+#include <new>
 #include <set>
 #include <thread>
 
+#include "core/parse_budget.h"
 #include "core/registry.h"
 #include "core/suppress.h"
 #include "core/walk.h"
@@ -568,6 +570,16 @@ bool job_text(const WalkedFile& wf, const LintOptions& opt, std::string& text, C
   return usable_text(wf, text, notes);
 }
 
+// A file whose parse spent its memory budget: what it gave is dropped (it may be any part of
+// the file), the notification names it, and the run goes on with the other files.
+void over_budget(const WalkedFile& wf, const std::string& why, FileFacts& facts, ParseDiag& diag) {
+  FileKind kind = facts.kind;
+  facts = FileFacts{};
+  facts.kind = kind;
+  diag.notes.clear();
+  diag.error(wf.display, {}, "not linted: parsing the file " + why + " (a generated or hostile file?)", "parse-budget");
+}
+
 // Parses the file's text into job.pf; the parser's notes go to the job's parse notes.
 void parse_fresh(Job& job, std::string text, const ContentHash& hash, const LintOptions& opt, const Prefilter& filter) {
   const WalkedFile& wf = *job.wf;
@@ -581,11 +593,18 @@ void parse_fresh(Job& job, std::string text, const ContentHash& hash, const Lint
   bool wanted = filter.wanted(facts.kind, text);
   pf->src = SourceFile(wf.display, std::move(text));
   ParseDiag diag;
+  // The file's memory budget (core/parse_budget.h): a file that spends it fails alone.
+  ParseBudget budget(ParseBudget::for_size(pf->src.text().size()));
   try {
+    ParseBudget::Scope scope(budget);
     if (wanted) job.parser->parse(pf->src, facts, diag);
     for (PostParsePass pass : post_parse_passes()) pass(facts);
     if (wanted) filter.trim(pf->src, facts);  // after the passes: they read every call
     shrink_to_fit(facts);
+  } catch (const BudgetExceeded& e) {
+    over_budget(wf, "used more than " + mb(e.limit) + ", its budget as a " + mb(pf->src.text().size()) + " file", facts, diag);
+  } catch (const std::bad_alloc&) {
+    over_budget(wf, "ran out of memory", facts, diag);
   } catch (const std::exception& e) {
     diag.error(wf.display, {}, std::string("internal error while parsing: ") + e.what(), "internal-error");
   }

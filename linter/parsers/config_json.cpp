@@ -111,20 +111,18 @@ TSNode first_error(TSNode n) {
 
 void json_entries(const SourceFile& src, std::vector<ConfigEntry>& out, ParseDiag& diag) {
   if (ts::refuse_deep(src, src.text(), diag)) return;
-  std::unique_ptr<TSParser, decltype(&ts_parser_delete)> p(ts_parser_new(), ts_parser_delete);
+  ts::ParserPtr p = ts::new_parser();
   if (!ts_parser_set_language(p.get(), tree_sitter_json())) {
     diag.error(src.path(), {}, "internal: JSON grammar failed to load", "internal-error");
     return;
   }
   ts_parser_set_timeout_micros(p.get(), 10'000'000);
-  TSTree* tree = ts_parser_parse_string(p.get(), nullptr, src.text().data(),
-                                        static_cast<uint32_t>(src.text().size()));
+  ts::TreePtr tree = ts::parse(p.get(), src.text());
   if (!tree) {
     diag.error(src.path(), {}, "JSON parse timed out", "parse-timeout");
     return;
   }
-  std::unique_ptr<TSTree, decltype(&ts_tree_delete)> t(tree, ts_tree_delete);
-  TSNode root = ts_tree_root_node(tree);
+  TSNode root = ts_tree_root_node(tree.get());
   if (ts_node_has_error(root)) {
     TSNode e = first_error(root);
     Range r = ts_node_is_null(e) ? Range{}

@@ -293,7 +293,7 @@ class Walker {
   // `bash -c '...'` string) and walk it.
   void parse(size_t begin, size_t end, TSPoint pbegin, TSPoint pend, int depth) {
     if (ts::refuse_deep(src_, std::string_view(text_).substr(begin, end - begin), diag_, begin)) return;
-    ParserPtr parser(ts_parser_new());
+    ParserPtr parser = ts::new_parser();
     if (!ts_parser_set_language(parser.get(), tree_sitter_bash())) {
       diag_.error(src_.path(), {}, "internal: tree-sitter-bash grammar rejected by the tree-sitter library",
                   "internal-error");
@@ -303,8 +303,7 @@ class Walker {
       TSRange r{pbegin, pend, static_cast<uint32_t>(begin), static_cast<uint32_t>(end)};
       ts_parser_set_included_ranges(parser.get(), &r, 1);
     }
-    TreePtr tree(ts_parser_parse_string(parser.get(), nullptr, text_.data(),
-                                        static_cast<uint32_t>(text_.size())));
+    TreePtr tree = ts::parse(parser.get(), text_);
     if (!tree) return;
     TSNode root = ts_tree_root_node(tree.get());
     if (ts_node_has_error(root)) report_error(root, depth > 0);

@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "core/nesting.h"
+#include "core/parse_budget.h"
 #include "core/registry.h"
 #include "core/source.h"
 
@@ -20,6 +21,27 @@ struct ParserDel { void operator()(TSParser* p) const { ts_parser_delete(p); } }
 struct TreeDel { void operator()(TSTree* t) const { ts_tree_delete(t); } };
 using ParserPtr = std::unique_ptr<TSParser, ParserDel>;
 using TreePtr = std::unique_ptr<TSTree, TreeDel>;
+
+// Makes tree-sitter allocate through the budgeted allocator (parsers/ts_alloc.cpp); once
+// per process, before the first parser.
+void install_allocator();
+
+// A new parser whose allocations count against the thread's ParseBudget.
+inline ParserPtr new_parser() {
+  install_allocator();
+  return ParserPtr(ts_parser_new());
+}
+
+// Parses `text` with `parser`. Under a ParseBudget the parse stops once the budget is spent
+// (the cancellation flag) and BudgetExceeded is thrown, also when the tree was done by then.
+inline TreePtr parse(TSParser* parser, std::string_view text) {
+  ParseBudget* b = ParseBudget::current();
+  ts_parser_set_cancellation_flag(parser, b ? b->cancel_flag() : nullptr);
+  TreePtr tree(ts_parser_parse_string(parser, nullptr, text.data(), static_cast<uint32_t>(text.size())));
+  ts_parser_set_cancellation_flag(parser, nullptr);
+  if (b) b->check();
+  return tree;
+}
 
 // Generated files can nest thousands of levels deep (long && chains, huge
 // expressions): walkers stop descending past this depth rather than exhaust the stack.
