@@ -310,21 +310,37 @@ void Project::link_requirement_files() {
     }
 }
 
-// Include cycles: report each once, at the include that closes it.
+// Include cycles: report each once, at the include that closes it. Files that all include
+// each other close a cycle at nearly every include (300 files: 45,000 notes of up to 300
+// names each, 132 MB): at most kMaxCycleNotes notes, each chain cut to kMaxChain names,
+// and one more note counting the rest.
 void Project::find_include_cycles() {
+  constexpr size_t kMaxCycleNotes = 20, kMaxChain = 8;
   std::map<const ParsedFile*, std::vector<const ParsedFile*>> children;
   for (auto& [child, parents] : included_by)
     for (auto* par : parents) children[par].push_back(child);
   std::map<const ParsedFile*, int> color;  // 0 new, 1 on stack, 2 done
   std::vector<const ParsedFile*> stack;
+  size_t cycles = 0;
+  const ParsedFile* first = nullptr;
   std::function<void(const ParsedFile*)> dfs = [&](const ParsedFile* n) {
     color[n] = 1;
     stack.push_back(n);
     for (const ParsedFile* c : children[n]) {
       if (color[c] == 1) {
+        if (cycles++ >= kMaxCycleNotes) continue;
+        if (!first) first = n;
         std::string chain;
         auto it = std::find(stack.begin(), stack.end(), c);
-        for (; it != stack.end(); ++it) chain += (*it)->src.path() + " -> ";
+        size_t len = static_cast<size_t>(stack.end() - it), i = 0;
+        for (; it != stack.end(); ++it, ++i) {
+          if (len > kMaxChain && i == kMaxChain - 1) {
+            chain += "... (" + std::to_string(len - kMaxChain) + " more) -> ";
+            it = stack.end() - 1;
+            i = len - 1;
+          }
+          chain += (*it)->src.path() + " -> ";
+        }
         chain += c->src.path();
         Range r;
         for (const Install& in : n->facts->installs)
@@ -344,6 +360,11 @@ void Project::find_include_cycles() {
   };
   for (const auto& up : files)
     if (color[up.get()] == 0 && children.count(up.get())) dfs(up.get());
+  if (cycles > kMaxCycleNotes)
+    notes.push_back({Level::Warning, first->src.path(), {},
+                     "and " + std::to_string(cycles - kMaxCycleNotes) +
+                         " more requirements include cycles not shown (each file is read once)",
+                     "include-cycle"});
 }
 
 // The files a command in another file installs in this run: members (-r, transitively) and -c files.

@@ -3,6 +3,7 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <cerrno>
 #include <charconv>
 #include <chrono>
 #include <cmath>
@@ -15,6 +16,7 @@
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <cstring>
 
 #include "config/config.h"
 #include "engine/baseline.h"
@@ -157,26 +159,37 @@ int cmd_rule(const std::string& id, const std::string& format) {
 }
 
 // Finds and reads the configuration for a run; prints the error and returns
-// false on a broken configuration.
-bool resolve_config(const std::string& explicit_file, bool no_config, const std::string& start, sc::Config& cfg) {
+// false on a broken configuration. A discovered file is the repository's, not the
+// user's: load_config(found, true) keeps it from choosing outside paths. Its
+// warnings are printed unless `cache_dir_given` (--cache-dir) makes them moot.
+bool resolve_config(const std::string& explicit_file, bool no_config, const std::string& start, sc::Config& cfg,
+                    bool cache_dir_given = false) {
   try {
     if (!explicit_file.empty()) {
       cfg = sc::load_config(explicit_file);
     } else if (!no_config) {
       std::string found = sc::find_config(start);
-      if (!found.empty()) cfg = sc::load_config(found);
+      if (!found.empty()) cfg = sc::load_config(found, true);
     }
   } catch (const sc::ConfigError& e) {
-    std::cerr << "sparkcheck: " << e.what() << "\n";
+    std::cerr << "sparkcheck: " << sc::term_safe(e.what()) << "\n";
+    return false;
+  } catch (const std::exception& e) {  // a parser's own failure on hostile bytes: still a configuration error
+    std::cerr << "sparkcheck: " << sc::term_safe(explicit_file.empty() ? std::string("configuration") : explicit_file)
+              << ": cannot read the configuration: " << sc::term_safe(e.what()) << "\n";
     return false;
   }
   if (cfg.base_dir.empty()) {
     std::error_code ec;
     cfg.base_dir = std::filesystem::current_path(ec).generic_string();
   }
-  if (const char* dir = std::getenv("SPARKCHECK_CACHE_DIR"); dir && *dir) {
+  const char* env_dir = std::getenv("SPARKCHECK_CACHE_DIR");
+  bool env_set = env_dir && *env_dir;
+  if (!cache_dir_given && !env_set)
+    for (auto& w : cfg.warnings) std::cerr << "sparkcheck: warning: " << sc::term_safe(w) << "\n";
+  if (env_set) {
     std::error_code ec;
-    cfg.cache_dir = {std::filesystem::absolute(dir, ec).lexically_normal().generic_string(),
+    cfg.cache_dir = {std::filesystem::absolute(env_dir, ec).lexically_normal().generic_string(),
                      sc::Origin::cli("$SPARKCHECK_CACHE_DIR")};
   }
   return true;
@@ -375,7 +388,7 @@ bool stdin_paths(LintArgs& a) {
 // The configuration of a lint run: the file, then the command line on top.
 bool lint_config(const LintArgs& a, sc::Config& cfg) {
   std::string start = !a.stdin_filename.empty() ? a.stdin_filename : a.paths.empty() ? "." : a.paths.front();
-  if (!resolve_config(a.config_file, a.no_config, start, cfg)) return false;
+  if (!resolve_config(a.config_file, a.no_config, start, cfg, !a.cache_dir.empty())) return false;
   std::vector<std::string> sel, ign, ext;
   if (!canonical_rules(a.select, "--select", sel) || !canonical_rules(a.ignore, "--ignore", ign) ||
       !canonical_rules(a.extend_ignore, "--extend-ignore", ign) || !canonical_rules(a.extend_select, "--extend-select", ext))
@@ -422,14 +435,35 @@ bool lint_options(const LintArgs& a, const sc::Config& cfg, sc::LintOptions& opt
     sc::Baseline bl;
     std::string err;
     if (!sc::load_baseline(cfg.baseline.value, bl, err)) {
-      std::cerr << "sparkcheck: " << err << "\n";
+      std::cerr << "sparkcheck: " << sc::term_safe(err) << "\n";
       return false;
     }
     opt.baseline = std::move(bl.fingerprints);
     opt.baseline_base = abs_dir_of(cfg.baseline.value);
   }
   if (!a.stdin_filename.empty()) {
-    opt.stdin_text = std::string(std::istreambuf_iterator<char>(std::cin), {});
+    // At most the file size limit (and one byte more, to know): /dev/zero must not be read forever.
+    std::string text;
+    char buf[65536];
+    while (text.size() <= opt.max_file_bytes) {
+      size_t want = std::min(sizeof buf, opt.max_file_bytes + 1 - text.size());
+      ssize_t n = ::read(0, buf, want);
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) {
+        std::cerr << "sparkcheck: cannot read standard input: " << std::strerror(errno) << "\n";
+        return false;
+      }
+      if (n == 0) break;
+      text.append(buf, static_cast<size_t>(n));
+    }
+    if (text.size() > opt.max_file_bytes) {
+      std::ostringstream mb;
+      mb << cfg.max_file_size.value;
+      std::cerr << "sparkcheck: standard input (" << sc::term_safe(a.stdin_filename) << ") is over the " << mb.str()
+                << " MB file size limit; not linted (raise it with --max-file-size MB)\n";
+      return false;
+    }
+    opt.stdin_text = std::move(text);
     opt.stdin_filename = a.stdin_filename;
   }
   return true;

@@ -67,6 +67,8 @@ Node from_yaml(const YAML::Node& y, const std::string& file) {
       n.kind = Node::Scalar;
       n.text = y.Scalar();
       n.is_string = true;
+      // yaml-cpp can hand back bytes that were not in the file (a NUL read as 0xA0): values are printed back
+      if (!valid_utf8(n.text)) throw ConfigError(file + ":" + std::to_string(n.line) + ": invalid YAML: a value is not valid UTF-8");
       break;
     case YAML::NodeType::Sequence:
       n.kind = Node::List;
@@ -140,9 +142,21 @@ std::string display_file(const std::string& file) {
   return abs.generic_string();
 }
 
+// True when `p` (absolute) names `dir` or a path below it once symbolic links are resolved.
+bool resolves_inside(const std::string& p, const std::string& dir) {
+  std::error_code ec;
+  fs::path rp = fs::weakly_canonical(p, ec);
+  if (ec) return false;
+  fs::path rd = fs::weakly_canonical(dir, ec);
+  if (ec) return false;
+  fs::path rel = rp.lexically_relative(rd);
+  return !rel.empty() && *rel.begin() != ".." && !rel.is_absolute();
+}
+
 struct Reader {
   std::string file;  // as shown in messages
   Config& cfg;
+  bool discovered = false;  // found by discovery: the repository's file, not the user's
 
   [[noreturn]] void fail(int line, const std::string& msg) const {
     throw ConfigError(file + ":" + std::to_string(line) + ": " + msg);
@@ -193,13 +207,25 @@ struct Reader {
   void baseline(const Node& v, const std::string& k, const Origin& o) {
     std::string p = scalar(v, k, "a file path");
     if (p.empty()) fail(v.line, "'baseline' must be a file path");
-    cfg.baseline = {(fs::path(cfg.base_dir) / p).lexically_normal().generic_string(), o};
+    std::string abs = (fs::path(cfg.base_dir) / p).lexically_normal().generic_string();
+    if (discovered && !resolves_inside(abs, cfg.base_dir))
+      fail(v.line, "'baseline' names a file outside this configuration's directory (" + cfg.base_dir +
+                       "); a discovered configuration may only use a baseline inside it. Pass --baseline FILE, or "
+                       "--config FILE for a configuration of your own");
+    cfg.baseline = {abs, o};
   }
 
   void cache_dir(const Node& v, const std::string& k, const Origin& o) {
     std::string p = scalar(v, k, "a directory path");
     if (p.empty()) fail(v.line, "'cache-dir' must be a directory path");
-    cfg.cache_dir = {(fs::path(cfg.base_dir) / p).lexically_normal().generic_string(), o};
+    std::string abs = (fs::path(cfg.base_dir) / p).lexically_normal().generic_string();
+    if (discovered && !resolves_inside(abs, cfg.base_dir)) {
+      cfg.warnings.push_back(file + ":" + std::to_string(o.line) +
+                             ": 'cache-dir' outside this configuration's directory is ignored in a discovered "
+                             "configuration; set it with --cache-dir DIR, $SPARKCHECK_CACHE_DIR or --config FILE");
+      return;
+    }
+    cfg.cache_dir = {abs, o};
   }
 
   void max_file_size(const Node& v, const std::string& k, const Origin& o) {
@@ -284,7 +310,9 @@ struct Reader {
   }
 };
 
-std::string quote(const std::string& s) { return nlohmann::json(s).dump(); }
+std::string quote(const std::string& s) {
+  return nlohmann::json(s).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
 
 // The first line (1-based) that is not valid UTF-8, or 0.
 int first_non_utf8_line(std::string_view text) {
@@ -371,15 +399,18 @@ std::string find_config(const std::string& start) {
   return "";
 }
 
-Config parse_config(const std::string& text, const std::string& file) {
+Config parse_config(const std::string& text, const std::string& file, bool discovered) {
   Config cfg;
   std::error_code ec;
   fs::path abs = fs::absolute(file, ec).lexically_normal();
   cfg.file = abs.generic_string();
   cfg.base_dir = abs.parent_path().generic_string();
-  Reader rd{display_file(file), cfg};
+  Reader rd{display_file(file), cfg, discovered};
   // Values are printed back (`sparkcheck config`, messages): text must be UTF-8 as YAML and TOML require.
   if (int bad = first_non_utf8_line(text)) rd.fail(bad, "not valid UTF-8; re-save the file as UTF-8");
+  if (size_t nul = text.find('\0'); nul != std::string::npos)  // YAML and TOML allow none
+    rd.fail(1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(nul), '\n')),
+            "a NUL byte (byte offset " + std::to_string(nul) + "); a configuration file is text");
   Node root;
   if (ends_with(lower(file), ".toml")) {
     toml::table tbl;
@@ -412,10 +443,10 @@ Config parse_config(const std::string& text, const std::string& file) {
   return cfg;
 }
 
-Config load_config(const std::string& file) {
+Config load_config(const std::string& file, bool discovered) {
   std::string text, why;
   if (!read_regular_file(file, text, why)) throw ConfigError(display_file(file) + ": cannot read configuration file: " + why);
-  return parse_config(text, file);
+  return parse_config(text, file, discovered);
 }
 
 void apply_config(const Config& c, LintOptions& opt) {
@@ -496,7 +527,7 @@ std::string render_config_json(const Config& c) {
             {"target", {{"sparks", set(c.sparks.value, c.sparks.from)}}},
             {"include-tests", set(c.include_tests.value, c.include_tests.from)},
             {"cache-dir", set(c.cache_dir.value.empty() ? oj(nullptr) : oj(c.cache_dir.value), c.cache_dir.from)}};
-  return doc.dump(2) + "\n";
+  return doc.dump(2, ' ', false, oj::error_handler_t::replace) + "\n";
 }
 
 }  // namespace sc

@@ -46,6 +46,8 @@ struct Config {
   Setting<int> sparks{2, {}};              // target: {sparks: N}: DGX Sparks in the cluster (G10)
   Setting<bool> include_tests{false, {}};  // judge library test code (tests/, test_*.py) too
   Setting<std::string> cache_dir;          // facts cache directory (absolute once loaded); empty: default
+  // One line each for standard error: settings of a discovered file that were not applied.
+  std::vector<std::string> warnings;
 };
 
 // A configuration problem: the message already names the file and line.
@@ -69,9 +71,13 @@ bool parse_sparks(const std::string& text, int& n);
 
 // Reads a configuration file (YAML, or pyproject.toml / *.toml with
 // [tool.sparkcheck]). Throws ConfigError on any unknown key or bad value.
-Config load_config(const std::string& file);
+// `discovered`: the file was found by find_config, so it belongs to the repository
+// being linted, not to the user: its `cache-dir` is ignored (a warning) and its
+// `baseline` is an error unless either resolves (symbolic links followed) inside
+// the file's directory.
+Config load_config(const std::string& file, bool discovered = false);
 // Same, from text (for tests); `file` names it in messages and decides the syntax.
-Config parse_config(const std::string& text, const std::string& file);
+Config parse_config(const std::string& text, const std::string& file, bool discovered = false);
 
 // Copies the configuration into lint options (select, ignore, severity, ...).
 void apply_config(const Config& c, LintOptions& opt);

@@ -28,13 +28,20 @@ bool parse_baseline(const std::string& text, const std::string& file, Baseline& 
   try {
     j = nlohmann::json::parse(text);
   } catch (const nlohmann::json::parse_error& e) {
+    // The library's message ends in "; last read: '<the bytes>'": the file's own text, never
+    // shown (a discovered or mistyped path may name any readable file). Where and what only.
     std::string msg = e.what();
     size_t p = msg.find("syntax error");
-    error = where(text, e.byte > 0 ? e.byte - 1 : 0, file) + " not a valid baseline: " +
-            (p == std::string::npos ? msg : msg.substr(p)) + shape;
+    msg = p == std::string::npos ? std::string("syntax error") : msg.substr(p);
+    if (size_t lr = msg.find("; last read"); lr != std::string::npos) msg.erase(lr);
+    if (msg.size() > 200) msg = msg.substr(0, 200) + "...";
+    size_t at = e.byte > 0 ? e.byte - 1 : 0;
+    error = where(text, at, file) + " not a valid baseline: " + msg + " (byte offset " + std::to_string(at) + ")" +
+            shape;
     return false;
   } catch (const nlohmann::json::exception& e) {  // a number out of range (1e400), ...
-    error = file + ": not a valid baseline: " + e.what() + shape;
+    error = file + ": not a valid baseline: " + std::string(e.id == 406 ? "a number out of range" : "not valid JSON") +
+            shape;
     return false;
   }
   if (!j.is_object() || !j.contains("findings") || !j["findings"].is_array()) {
@@ -42,7 +49,9 @@ bool parse_baseline(const std::string& text, const std::string& file, Baseline& 
     return false;
   }
   if (j.contains("version") && (!j["version"].is_number_integer() || j["version"].get<int>() != 1)) {
-    error = file + ": unsupported baseline version " + j["version"].dump() + "; this sparkcheck reads version 1";
+    error = file + ": unsupported baseline version" +
+            (j["version"].is_number_integer() ? " " + j["version"].dump() : std::string(" (not a whole number)")) +
+            "; this sparkcheck reads version 1";
     return false;
   }
   size_t i = 0;

@@ -3,6 +3,8 @@
 #include <fcntl.h>
 #include <sys/random.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -28,7 +30,35 @@ constexpr int kSlots = 4;
 char g_paths[kSlots][4096];
 std::atomic<int> g_state[kSlots];
 
+// A child's process group that SIGINT/SIGTERM are passed on to (0: none).
+std::atomic<int> g_child{0};
+
+// Passes `sig` to the child's group and reaps the child: up to a second for it to
+// exit, then SIGKILL. Async-signal-safe calls only.
+void stop_child(int sig) {
+  int child = g_child.exchange(0);
+  if (child <= 0) return;
+  kill(-child, sig);
+  int status = 0;
+  bool reaped = false;
+  for (int i = 0; i < 100 && !reaped; ++i) {
+    pid_t got = waitpid(child, &status, WNOHANG);
+    if (got == child || (got < 0 && errno != EINTR)) reaped = true;
+    else {
+      struct timespec ts{0, 10 * 1000 * 1000};
+      nanosleep(&ts, nullptr);
+    }
+  }
+  kill(-child, SIGKILL);  // what is left of the group (a grandchild that ignored the signal)
+  if (!reaped)
+    while (waitpid(child, &status, 0) < 0 && errno == EINTR) {
+    }
+}
+
 void on_signal(int sig) {
+  int saved = errno;
+  stop_child(sig);
+  errno = saved;
   for (int i = 0; i < kSlots; ++i)
     if (g_state[i].load() == 2 && unlink(g_paths[i]) != 0) rmdir(g_paths[i]);  // a file, else an empty directory
   signal(sig, SIG_DFL);
@@ -160,6 +190,8 @@ void remove_temp_files_on_signals() {
   signal(SIGINT, on_signal);
   signal(SIGTERM, on_signal);
 }
+
+void forward_signals_to(int pid) { g_child.store(pid); }
 
 int remove_on_signal(const std::string& path) {
   int slot = path.size() < sizeof g_paths[0] ? claim_slot() : -1;

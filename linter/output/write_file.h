@@ -35,4 +35,10 @@ void remove_temp_files_on_signals();
 int remove_on_signal(const std::string& path);
 void forget_on_signal(int slot);
 
+// A child process (the leader of its own process group, e.g. the probe's interpreter)
+// that SIGINT/SIGTERM are passed on to once remove_temp_files_on_signals is installed:
+// the handler signals the group, reaps the child (SIGKILL after a second), then exits.
+// 0 forgets it.
+void forward_signals_to(int pid);
+
 }  // namespace sc

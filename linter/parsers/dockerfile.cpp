@@ -393,7 +393,12 @@ class DockerfileParser : public Parser {
       while (argstart < s0.text.size() && std::isspace(static_cast<unsigned char>(s0.text[argstart]))) ++argstart;
       int line = s0.line;
       if (!known_instructions().count(kw)) {
-        diag.error(src.path(), line_range(line), where(line) + ": unknown instruction '" + s0.text.substr(0, k) + "'",
+        // the keyword is the file's text: at most 80 bytes of it are echoed (cut at a character boundary)
+        size_t shown = std::min<size_t>(k, 80);
+        while (shown < k && shown > 0 && (static_cast<unsigned char>(s0.text[shown]) & 0xC0) == 0x80) --shown;
+        diag.error(src.path(), line_range(line),
+                   where(line) + ": unknown instruction '" + s0.text.substr(0, shown) + (shown < k ? "...'" : "'") +
+                       (shown < k ? " (" + std::to_string(k) + " bytes)" : ""),
                    "dockerfile-syntax");
         return next;
       }

@@ -1,5 +1,7 @@
 #include "probe/spawn.h"
 
+#include "output/write_file.h"
+
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -73,6 +75,7 @@ SpawnResult spawn_capture(const std::vector<std::string>& argv, const std::strin
     return r;
   }
   r.started = true;
+  forward_signals_to(pid);  // SIGTERM/SIGINT to sparkcheck stop the child's group too
 
   auto deadline = std::chrono::steady_clock::now() +
                   std::chrono::milliseconds(static_cast<long long>(timeout_s * 1000));
@@ -116,6 +119,7 @@ SpawnResult spawn_capture(const std::vector<std::string>& argv, const std::strin
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
     }
   }
+  forward_signals_to(0);
   if (WIFEXITED(status)) r.exit_code = WEXITSTATUS(status);
   return r;
 }

@@ -62,24 +62,32 @@ bool Channel::read_header(size_t& length, std::string& why) {
   return found;
 }
 
-bool Channel::skip(size_t n) {
-  while (buf_.size() < n) {
-    n -= buf_.size();
-    buf_.clear();
+// Drops input up to the next "Content-Length:" (any case) that starts a line; false at end of input.
+bool Channel::resync() {
+  static constexpr std::string_view kHeader = "content-length:";
+  for (;;) {
+    std::string low = lower(buf_);
+    for (size_t at = low.find(kHeader); at != std::string::npos; at = low.find(kHeader, at + 1)) {
+      if (at == 0 || buf_[at - 1] == '\n') {
+        buf_.erase(0, at);
+        return true;
+      }
+    }
+    // keep a tail that may be the start of a header cut by the read
+    if (buf_.size() > kHeader.size()) buf_.erase(0, buf_.size() - kHeader.size());
     if (!fill()) return false;
   }
-  buf_.erase(0, n);
-  return true;
 }
 
 Channel::Got Channel::read(std::string& body, std::string& why) {
   size_t length = 0;
   why.clear();
-  if (discard_ > 0 && !skip(std::exchange(discard_, 0))) return Got::End;
+  if (std::exchange(resync_, false) && !resync()) return Got::End;
   if (!read_header(length, why)) return why.empty() ? Got::End : Got::Bad;
-  if (length > kMaxBody) {  // answered now, its bytes dropped on the next read
-    why = "message of " + std::to_string(length) + " bytes is over the " + std::to_string(kMaxBody) + "-byte limit";
-    discard_ = length;
+  if (length > kMaxBody) {  // answered now; the next read starts at the next header
+    why = "message of " + std::to_string(length) + " bytes is over the " + std::to_string(kMaxBody) +
+          "-byte limit; skipped to the next Content-Length header";
+    resync_ = true;
     return Got::Bad;
   }
   while (buf_.size() < length)

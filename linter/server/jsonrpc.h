@@ -17,7 +17,9 @@ inline constexpr int kParseError = -32700, kInvalidRequest = -32600, kMethodNotF
 
 class Channel {
  public:
-  // A message body larger than this is read and dropped (an error answers it).
+  // A message body larger than this is never read into memory: an error answers it and
+  // the input is dropped up to the next Content-Length header (a length can promise
+  // 10^18 bytes that never come: skipping that many would ignore all later input).
   static constexpr size_t kMaxBody = 64u << 20;
   static constexpr size_t kMaxHeader = 8192;
 
@@ -38,10 +40,10 @@ class Channel {
   int in_, out_;
   std::string buf_;
   bool eof_ = false;
-  size_t discard_ = 0;  // bytes of an oversized message still to drop
+  bool resync_ = false;  // after an oversized message: drop input up to the next header
   bool fill();  // reads more into buf_; false at end of input
   bool read_header(size_t& length, std::string& why);
-  bool skip(size_t n);
+  bool resync();
 };
 
 json response(const json& id, json result);

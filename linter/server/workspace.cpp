@@ -18,7 +18,7 @@ Config workspace_config(const Workspace& ws, const std::map<std::string, std::st
     return c;
   }
   auto open = overlays.find(file);
-  return open == overlays.end() ? load_config(file) : parse_config(open->second, file);
+  return open == overlays.end() ? load_config(file, true) : parse_config(open->second, file, true);
 }
 
 void apply_baseline_file(const Config& cfg, LintOptions& opt, std::string& error) {
@@ -40,6 +40,9 @@ void lint_workspace(Workspace& ws, const std::map<std::string, std::string>& ove
     apply_baseline_file(cfg, opt, ws.config_error);
   } catch (const ConfigError& e) {
     ws.config_error = e.what();
+    opt = LintOptions();
+  } catch (const std::exception& e) {  // a parser's own failure on hostile bytes
+    ws.config_error = std::string("cannot read the configuration: ") + e.what();
     opt = LintOptions();
   }
   opt.paths = {ws.only_file.empty() ? ws.root : ws.only_file};

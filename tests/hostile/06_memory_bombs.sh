@@ -30,6 +30,10 @@ rm repo/.sparkcheck.yaml
 printf 'baseline: /dev/zero\n' > repo/.sparkcheck.yaml
 lim lint repo
 expect_rc 2
+has "'baseline'" "$T/err"  # outside a discovered config's directory: refused before reading (25_config_trust.sh)
+rm repo/.sparkcheck.yaml
+lim lint repo --baseline /dev/zero  # named by the user: read, and bounded
+expect_rc 2
 has '/dev/zero' "$T/err"
 truncate -s 4G repo/.sparkcheck.yaml
 lim lint repo
