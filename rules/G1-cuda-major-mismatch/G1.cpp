@@ -52,17 +52,25 @@ void cuda12_finding(Reporter& out, int v, const Location& loc, const std::string
 // cuXYZ -> cu130 in a PyTorch index URL, when the install pins torch to a release with cu130
 // wheels (knowledge/cuda.yaml torch-cu130-wheels) and nothing else to a CUDA build or a
 // torchvision/torchaudio release whose cu130 wheels are not on record.
-std::optional<Fix> cu130_index_fix(const Project& p, const Install& in, const IndexUrl& ix, const Location& written) {
-  if (!knowledge::table("pytorch-cu12-indexes").match(lower(ix.url))) return std::nullopt;
+bool cu130_ready(const Install& in) {
   bool torch_ok = false;
   for (const Requirement& r : in.packages) {
     if (!r.local_version.empty() || ((r.name == "torchvision" || r.name == "torchaudio") && !r.specifier.empty()))
-      return std::nullopt;
+      return false;
     if (r.name == "torch") torch_ok = knowledge::in("torch-cu130-wheels", r.exact_version);
   }
+  return torch_ok;
+}
+
+// `ready`: cu130_ready(in), asked once per install (not once per index: a command may name
+// thousands of both).
+std::optional<Fix> cu130_index_fix(const Project& p, const Install& in, std::optional<bool>& ready, const IndexUrl& ix,
+                                   const Location& written) {
+  if (!knowledge::table("pytorch-cu12-indexes").match(lower(ix.url))) return std::nullopt;
+  if (!ready) ready = cu130_ready(in);
   std::string u = ix.url;
   size_t seg = u.rfind("/cu");
-  if (!torch_ok || seg == std::string::npos) return std::nullopt;
+  if (!*ready || seg == std::string::npos) return std::nullopt;
   std::string old = u.substr(seg, 6);  // "/cu128"
   return query::make_fix("Use the cu130 index", true, {query::replace_in(p, written, old, "/cu130")});
 }
@@ -70,6 +78,7 @@ std::optional<Fix> cu130_index_fix(const Project& p, const Install& in, const In
 // ---- an install's index option; a URL held in a variable (ARG, ENV, VAR=) is reported where
 // the URL is written, with the install that uses it as a related place
 void index_urls(const Project& p, const ParsedFile& f, const Install& in, std::vector<Related> sites, Reporter& out) {
+  std::optional<bool> ready;
   for (const IndexUrl& ix : in.indexes) {
     int v = cuda_of_url(ix.url);
     if (!cuda12_build(v)) continue;
@@ -84,7 +93,7 @@ void index_urls(const Project& p, const ParsedFile& f, const Install& in, std::v
                    "they pull a CUDA 12 stack onto its CUDA 13 host",
                    "a self-consistent cu12x stack runs on the Spark via sm_120 kernels, but it is slower than cu130, "
                    "unsupported by NVIDIA's Spark playbooks, and breaks as soon as a CUDA 13 package joins it",
-                   rel, at.range == ix.loc.range ? cu130_index_fix(p, in, ix, at) : std::nullopt);  // not a shared ARG
+                   rel, at.range == ix.loc.range ? cu130_index_fix(p, in, ready, ix, at) : std::nullopt);  // not a shared ARG
   }
 }
 

@@ -58,6 +58,7 @@ class FlashAttnRule : public Rule {
   std::string_view id() const override { return "G2"; }
 
   void check(const Project& p, Reporter& out) const override {
+    last_index_answer() = {};
     bool fa2_judged = !ngc_project(p) && !prebuilt_wheel(p);
     for (const auto& f : p.files) {
       flash_attn_installs(p, *f, out);
@@ -88,9 +89,29 @@ class FlashAttnRule : public Rule {
   static bool prebuilt_aarch64(const Requirement& r, const Install& in) {
     const auto& sources = knowledge::table("flash-attn-prebuilt-sources");
     if (sources.find("aarch64-wheel")->capture(lower(r.url + " " + r.raw))) return true;
-    for (const auto& ix : in.indexes)  // a find-links page or an index chosen for flash-attn
-      if (ix.role == IndexRole::FindLinks || sources.find("prebuilt-index")->capture(lower(ix.url))) return true;
-    return false;
+    return prebuilt_index(in);
+  }
+
+  // A find-links page or an index chosen for flash-attn. Judged once per install (the last
+  // one asked is kept): one command may name thousands of requirements and indexes.
+  // Valid within one check() (which forgets it first): the project's installs stay put.
+  struct LastIndexAnswer {
+    const Install* install = nullptr;
+    bool prebuilt = false;
+  };
+  static LastIndexAnswer& last_index_answer() {
+    thread_local LastIndexAnswer a;
+    return a;
+  }
+  static bool prebuilt_index(const Install& in) {
+    LastIndexAnswer& last = last_index_answer();
+    if (last.install == &in) return last.prebuilt;
+    const auto& sources = knowledge::table("flash-attn-prebuilt-sources");
+    bool found = std::any_of(in.indexes.begin(), in.indexes.end(), [&](const IndexUrl& ix) {
+      return ix.role == IndexRole::FindLinks || sources.find("prebuilt-index")->capture(lower(ix.url));
+    });
+    last = {&in, found};
+    return found;
   }
 
   // ---- (a) flash-attn installed with pip on aarch64 -----------------------------
