@@ -44,40 +44,46 @@ bool add(TrackedPaths& out, const std::string& path, size_t& left) {
 
 }  // namespace
 
+namespace {
+
+// One entry's path, read from `at` (moved past the entry); false when malformed or past `left`.
+bool entry_name(const std::string& d, uint32_t version, size_t& at, const std::string& prev, size_t left,
+                std::string& name) {
+  size_t start = at;
+  if (at + 62 > d.size()) return false;
+  uint16_t flags = static_cast<uint16_t>(static_cast<unsigned char>(d[at + 60]) << 8 | static_cast<unsigned char>(d[at + 61]));
+  at += 62;
+  if (version >= 3 && (flags & 0x4000)) at += 2;
+  size_t strip = 0;
+  if (version == 4 && (!varint(d, at, strip) || strip > prev.size())) return false;
+  size_t end = d.find('\0', at);
+  if (end == std::string::npos) return false;
+  if (version == 4) {
+    if (prev.size() - strip + (end - at) > left) return false;
+    name = prev.substr(0, prev.size() - strip) + d.substr(at, end - at);
+    at = end + 1;
+  } else {
+    name = d.substr(at, end - at);
+    at = start + ((end - start + 8) / 8) * 8;  // NUL padding to a multiple of 8
+  }
+  return at <= d.size();
+}
+
+}  // namespace
+
 bool parse_git_index(const std::string& d, TrackedPaths& out) {
   if (d.size() < 12 || d.compare(0, 4, "DIRC") != 0) return false;
   uint32_t version = be32(d, 4), count = be32(d, 8);
   if (version < 2 || version > 4) return false;
   size_t at = 12;
-  std::string prev;
+  std::string prev, name;
   // What the paths may take, all told: a real index holds about as many bytes of paths as it
   // has (v4 shares prefixes; v2/v3 store each path whole), but a hostile one can make the
   // memory quadratic in its size (v4 entries that each keep all of the last path and add to it;
   // deep paths, whose every directory is kept). Past this the index counts as malformed.
   size_t left = 8 * d.size() + (1u << 20);
   for (uint32_t i = 0; i < count; ++i) {
-    size_t start = at;
-    if (at + 62 > d.size()) return false;
-    uint16_t flags = static_cast<uint16_t>(static_cast<unsigned char>(d[at + 60]) << 8 | static_cast<unsigned char>(d[at + 61]));
-    at += 62;
-    if (version >= 3 && (flags & 0x4000)) at += 2;
-    std::string name;
-    if (version == 4) {
-      size_t strip = 0;
-      if (!varint(d, at, strip) || strip > prev.size()) return false;
-      size_t end = d.find('\0', at);
-      if (end == std::string::npos) return false;
-      if (prev.size() - strip + (end - at) > left) return false;
-      name = prev.substr(0, prev.size() - strip) + d.substr(at, end - at);
-      at = end + 1;
-    } else {
-      size_t end = d.find('\0', at);
-      if (end == std::string::npos) return false;
-      name = d.substr(at, end - at);
-      at = start + ((end - start + 8) / 8) * 8;  // NUL padding to a multiple of 8
-    }
-    if (at > d.size()) return false;
-    if (!add(out, name, left)) return false;
+    if (!entry_name(d, version, at, prev, left, name) || !add(out, name, left)) return false;
     prev = std::move(name);
   }
   return true;

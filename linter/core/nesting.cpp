@@ -50,6 +50,42 @@ NestingScan max_nesting(std::string_view text, int limit) {
   return r;
 }
 
+namespace {
+
+// The closing quote of the JSON string opened at `open`: the first one not preceded by an odd
+// run of backslashes; npos when there is none.
+size_t string_end(std::string_view text, size_t open) {
+  for (size_t j = text.find('"', open + 1); j != std::string_view::npos; j = text.find('"', j + 1)) {
+    size_t k = j;
+    while (k > open + 1 && text[k - 1] == '\\') --k;
+    if ((j - k) % 2 == 0) return j;
+  }
+  return std::string_view::npos;
+}
+
+}  // namespace
+
+NestingScan max_json_nesting(std::string_view text, int limit) {
+  NestingScan r;
+  int d = 0;
+  for (size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (c == '"') {
+      i = string_end(text, i);
+      if (i == std::string_view::npos) return r;
+    } else if (c == '(' || c == '[' || c == '{') {
+      if (++d > r.depth) {
+        r.depth = d;
+        r.offset = i;
+        if (d > limit) return r;
+      }
+    } else if ((c == ')' || c == ']' || c == '}') && d > 0) {
+      --d;
+    }
+  }
+  return r;
+}
+
 bool too_deep(std::string_view text, int* line) {
   NestingScan s = max_nesting(text);
   if (s.depth <= kMaxNesting) return false;

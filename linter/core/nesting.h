@@ -17,6 +17,10 @@ struct NestingScan {
 // Deepest bracket nesting in `text`; stops scanning once `limit` is passed.
 NestingScan max_nesting(std::string_view text, int limit = kMaxNesting);
 
+// The same for JSON: brackets inside strings do not count (a notebook's output full of ANSI
+// colour codes, "\u001b[0;31m", is not nested at all).
+NestingScan max_json_nesting(std::string_view text, int limit = kMaxNesting);
+
 // True when `text` nests deeper than kMaxNesting; *line gets the 1-based line.
 bool too_deep(std::string_view text, int* line);
 

@@ -1,6 +1,10 @@
 // Human-readable output: `path:line:col: level[GN]: message`, the source line
 // with a marker under the range, the fix, related places, and a summary.
 #include <algorithm>
+#include <map>
+#include <string_view>
+#include <tuple>
+#include <vector>
 
 #include "engine/fix.h"
 #include "output/escape.h"
@@ -106,17 +110,41 @@ std::string fixable_line(const LintResult& r, bool unsafe) {
   return s + ".";
 }
 
+// Findings of one rule with one message in one file are shown in full this many times; the
+// rest are counted in one line (a generated file can hold thousands: the output stays short).
+constexpr size_t kSameShown = 10;
+
+struct Repeats {
+  const Finding* first = nullptr;  // the first one shown
+  size_t seen = 0;
+};
+
+void print_repeats(std::ostream& out, const Repeats& rp, const Style& st) {
+  const Finding& f = *rp.first;
+  size_t more = rp.seen - kSameShown;
+  out << st.c("1", term_path(f.loc.path) + ":") << " " << more << " more "
+      << st.c(level_color(f.level), std::string(level_name(f.level)) + "[" + f.rule + "]")
+      << (more == 1 ? " finding" : " findings") << " with the message of " << term_path(f.loc.path) << ":"
+      << f.loc.range.line << ":" << f.loc.range.col << " (all are listed by --format concise, json and sarif)\n\n";
+}
+
 void write_text(const LintResult& r, std::ostream& out, const OutputOptions& o) {
   Style st{o.color};
   size_t counts[3] = {0, 0, 0}, suppressed = 0;
+  std::map<std::tuple<std::string_view, std::string_view, std::string_view>, Repeats> same;
+  std::vector<const Repeats*> cut;  // in the order of their first finding
   for (const auto& f : r.findings) {
     if (!f.suppressions.empty()) {
       ++suppressed;
       if (!o.show_suppressed) continue;
     }
     counts[static_cast<int>(f.level)]++;
-    print_finding(out, r, f, st, o.unsafe_fixes);
+    Repeats& rp = same[{f.loc.path, f.rule, std::string_view(f.message)}];
+    if (!rp.first) rp.first = &f;
+    if (++rp.seen <= kSameShown) print_finding(out, r, f, st, o.unsafe_fixes);
+    else if (rp.seen == kSameShown + 1) cut.push_back(&rp);
   }
+  for (const Repeats* rp : cut) print_repeats(out, *rp, st);
   for (const auto& n : r.notifications) print_notification(out, n, st);
   bool any = counts[0] + counts[1] + counts[2] > 0;
   std::string summary = summary_line(r, counts, suppressed);

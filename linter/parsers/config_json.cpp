@@ -110,7 +110,7 @@ TSNode first_error(TSNode n) {
 }  // namespace
 
 void json_entries(const SourceFile& src, std::vector<ConfigEntry>& out, ParseDiag& diag) {
-  if (ts::refuse_deep(src, src.text(), diag)) return;
+  if (ts::refuse_deep(src, src.text(), diag, 0, true)) return;
   ts::ParserPtr p = ts::new_parser();
   if (!ts_parser_set_language(p.get(), tree_sitter_json())) {
     diag.error(src.path(), {}, "internal: JSON grammar failed to load", "internal-error");

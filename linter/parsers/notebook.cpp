@@ -412,7 +412,7 @@ class NotebookParser : public Parser {
   void parse(const SourceFile& src, FileFacts& out, ParseDiag& diag) const override {
     out.kind = FileKind::Notebook;
     const std::string& file = src.text();
-    if (ts::refuse_deep(src, file, diag)) return;
+    if (ts::refuse_deep(src, file, diag, 0, true)) return;
     NotebookShape shape;
     if (!read_shape(file, shape)) {
       if (!shape.syntax) {  // e.g. a number out of range (1e400)

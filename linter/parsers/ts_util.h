@@ -107,8 +107,10 @@ inline bool is(TSNode n, const char* type) {
 // The system tree-sitter (0.20.7) double-frees on some inputs nested tens of
 // thousands deep, and our walkers recurse: such text is never handed to it.
 // Reports the file (the line where the bound is passed) and returns true.
-inline bool refuse_deep(const SourceFile& src, std::string_view text, ParseDiag& diag, size_t base = 0) {
-  NestingScan s = max_nesting(text);
+// `json`: brackets in strings do not count (max_json_nesting).
+inline bool refuse_deep(const SourceFile& src, std::string_view text, ParseDiag& diag, size_t base = 0,
+                        bool json = false) {
+  NestingScan s = json ? max_json_nesting(text) : max_nesting(text);
   if (s.depth <= kMaxNesting) return false;
   diag.error(src.path(), src.range(base + s.offset, base + s.offset + 1),
              "not parsed: brackets nested more than " + std::to_string(kMaxNesting) + " levels deep",

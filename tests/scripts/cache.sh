@@ -46,6 +46,7 @@ check "SPARKCHECK_NO_CACHE=1 writes nothing" bash -c "cd '$TMP/nc' && SPARKCHECK
 check "standard input writes nothing" bash -c "cd '$TMP/nc' && '$SPARKCHECK' lint --stdin-filename Dockerfile < '$f' >/dev/null; ! test -e .sparkcheck_cache"
 check "SPARKCHECK_CACHE_DIR is used" bash -c "cd '$TMP/nc' && SPARKCHECK_CACHE_DIR='$TMP/envc' '$SPARKCHECK' lint . >/dev/null; ls '$TMP/envc' | grep -q '^facts-'"
 printf 'cache-dir: ../cfgc\n' > "$TMP/nc/.sparkcheck.yaml"
-check "config cache-dir is used (relative to the config file)" bash -c "cd '$TMP/nc' && '$SPARKCHECK' lint . >/dev/null; ls '$TMP/cfgc' | grep -q '^facts-'"
-check "sparkcheck config shows cache-dir" bash -c "cd '$TMP/nc' && '$SPARKCHECK' config | grep -q '^cache-dir: .*cfgc'"
+check "a discovered config's cache-dir outside its folder is not used" bash -c "cd '$TMP/nc' && '$SPARKCHECK' lint . >/dev/null 2>&1; ! test -e '$TMP/cfgc'"
+check "--config's cache-dir is used (relative to the config file)" bash -c "cd '$TMP/nc' && '$SPARKCHECK' lint --config .sparkcheck.yaml . >/dev/null; ls '$TMP/cfgc' | grep -q '^facts-'"
+check "sparkcheck config shows cache-dir" bash -c "cd '$TMP/nc' && '$SPARKCHECK' config --config .sparkcheck.yaml | grep -q '^cache-dir: .*cfgc'"
 finish

@@ -460,3 +460,15 @@ TEST_CASE("max_nesting: brackets found at every offset of the 8-byte blocks it s
   CHECK(deep.offset == 30);
   CHECK(max_nesting(std::string(100, 'a')).depth == 0);
 }
+
+TEST_CASE("max_json_nesting: brackets inside strings do not count", "[core]") {
+  std::string ansi;
+  for (int i = 0; i < 3000; ++i) ansi += "\\u001b[0;31m";
+  CHECK(max_json_nesting("{\"text\": [\"" + ansi + "\"]}").depth == 2);
+  CHECK(max_json_nesting(R"({"a": "x\"[[[", "b": [[1]]})").depth == 3);   // an escaped quote stays in the string
+  CHECK(max_json_nesting(R"({"a": "x\\", "b": [[1]]})").depth == 3);      // an escaped backslash ends it
+  NestingScan deep = max_json_nesting(std::string(50, '[') + "\"]]]\"", 20);
+  CHECK(deep.depth == 21);
+  CHECK(deep.offset == 20);
+  CHECK(max_json_nesting("[\"unterminated [[[[").depth == 1);
+}
