@@ -93,6 +93,24 @@ TEST_CASE("probe: an interpreter report with values of other types", "[probe]") 
   CHECK_THAT(out.str(), Catch::Contains("python"));
 }
 
+// fuzz_probe (fuzz/corpus/probe/regress-sarif-non-utf8): a reading that is not UTF-8 (a
+// process's argv, cuobjdump's stderr) ended `probe --format json|sarif` in std::terminate
+// (json type_error 316 from dump).
+TEST_CASE("probe: readings that are not UTF-8 in the json and sarif reports", "[probe]") {
+  sc::probe::Report rep;
+  rep.hostname = "h\xff";
+  rep.host = {{"hostname", "h"}};
+  rep.results.push_back(sc::probe::CheckResult("G6", sc::probe::Verdict::Warn, "python \xf5\x80 train.py",
+                                               {{"argv", {"python", "\xc3"}}}));
+  std::ostringstream j, s;
+  REQUIRE_NOTHROW(sc::probe::write_json(rep, j));
+  REQUIRE_NOTHROW(sc::probe::write_sarif(rep, s));
+  std::string msg = json::parse(j.str())["checks"][0]["message"];
+  CHECK(msg.find("\xef\xbf\xbd") != std::string::npos);  // U+FFFD for the bad bytes
+  CHECK(msg.find(" train.py") != std::string::npos);
+  CHECK_NOTHROW(json::parse(s.str()));
+}
+
 TEST_CASE("probe: healthy GB10 in an NGC container", "[probe]") {
   ProbeOptions o;
   o.intrusive = true;
