@@ -35,6 +35,11 @@ const std::string& prologue() {
     const char* t = std::getenv("TMPDIR");
     std::string tmpl = std::string(t && *t ? t : "/tmp") + "/sparkcheck-fuzz-lsp-XXXXXX";
     if (!mkdtemp(tmpl.data())) std::abort();
+    static const std::string dir = tmpl;
+    std::atexit([] {
+      std::error_code ec;
+      fs::remove_all(dir, ec);
+    });
     std::ofstream(tmpl + "/Dockerfile") << "FROM nvidia/cuda:12.4.1-devel-ubuntu22.04\nRUN pip install torch\n";
     std::ofstream(tmpl + "/requirements.txt") << "torch==2.5.1+cu124\n";
     std::string init = R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"rootUri":"file://)" + tmpl +
