@@ -1,6 +1,10 @@
-// Deterministic fuzz smoke test for CI (no clang needed): mutates every fixture
-// file with a fixed-seed PRNG and feeds the results to the parsers.
-// Usage: fuzz_smoke FIXTURE_DIR [ITERATIONS_PER_FILE]
+// Deterministic fuzz smoke test for CI (no clang needed): mutates every file of a
+// directory with a fixed-seed PRNG and feeds the results to one fuzz target's entry point
+// (linked in: fuzz_parsers.cpp for fuzz_smoke, fuzz_T.cpp for fuzz_smoke_T).
+// Usage: fuzz_smoke DIR [ITERATIONS_PER_FILE]
+// With fuzz_parsers (the fixtures as DIR), each mutant is fed once per file kind (a kind
+// byte in front); other targets get the mutants of their seeds (fuzz/corpus/T) as they are.
+#include <algorithm>
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
@@ -12,6 +16,8 @@
 #include <cstdlib>
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size);
+extern "C" int LLVMFuzzerInitialize(int* argc, char*** argv) __attribute__((weak));
+extern "C" size_t sparkcheck_fuzz_parser_kinds() __attribute__((weak));
 
 namespace fs = std::filesystem;
 
@@ -21,6 +27,8 @@ int main(int argc, char** argv) {
     return 2;
   }
   int iters = argc > 2 ? std::atoi(argv[2]) : 40;
+  if (LLVMFuzzerInitialize) LLVMFuzzerInitialize(&argc, &argv);
+  const size_t kinds = sparkcheck_fuzz_parser_kinds ? sparkcheck_fuzz_parser_kinds() : 0;
   std::mt19937_64 rng(20261130);
   std::vector<std::string> seeds;
   for (auto& e : fs::recursive_directory_iterator(argv[1])) {
@@ -47,9 +55,9 @@ int main(int argc, char** argv) {
           default: t.insert(pos, t.substr(rng() % t.size(), rng() % 64)); break;
         }
       }
-      for (int k = 0; k < 12; ++k) {
+      for (size_t k = 0; k < std::max<size_t>(kinds, 1); ++k) {
         if (trace) std::cerr << "seed " << s << " iter " << i << " kind " << k << "\n";
-        std::string in(1, static_cast<char>(k));
+        std::string in = kinds ? std::string(1, static_cast<char>(k)) : std::string();
         in += t;
         if (trace) std::ofstream("fuzz-last-input.bin", std::ios::binary) << in;
         LLVMFuzzerTestOneInput(reinterpret_cast<const uint8_t*>(in.data()), in.size());
@@ -57,6 +65,6 @@ int main(int argc, char** argv) {
       }
     }
   }
-  std::cout << "fuzz_smoke: " << runs << " parser runs over " << seeds.size() << " seed files, no crash\n";
+  std::cout << "fuzz_smoke: " << runs << " runs over " << seeds.size() << " seed files, no crash\n";
   return 0;
 }

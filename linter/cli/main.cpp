@@ -843,41 +843,85 @@ void suggest(CLI::App& app, int argc, char** argv) {
   }
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+// The command line: every subcommand and option, and what parsing filled in.
+struct CommandLine {
   CLI::App app{"sparkcheck: catch DGX Spark (GB10) training failure modes before the run"};
-  app.require_subcommand(1);
-  app.footer(
-      "Exit status: 0 no finding at or above --fail-on; 1 findings (a file that cannot be parsed counts as an "
-      "error); 2 bad input (command line, configuration, suppression comment, baseline, missing path).\nConfiguration: .sparkcheck.yaml or pyproject.toml "
-      "[tool.sparkcheck], found from the linted path upwards (`sparkcheck config` shows it).\nCache: parsed facts are kept "
-      "in .sparkcheck_cache/ in the lint root (else $XDG_CACHE_HOME/sparkcheck); --no-cache or SPARKCHECK_NO_CACHE=1 "
-      "turns it off.");
-  app.set_version_flag("--version", std::string("sparkcheck ") + sc::tool_version());
   LintArgs lint;
   ConfigArgs config;
   RulesArgs rules;
   ProbeArgs probe;
   DocsArgs docs;
-  add_lint_command(app, lint);
-  add_config_command(app, config);
-  add_rules_commands(app, rules);
-  add_probe_command(app, probe);
-  add_docs_commands(app, docs);
-  CLI::App* server = app.add_subcommand("server", "Run the language server (LSP over stdin/stdout) for editors; see docs/editors.md");
+  CLI::App* server = nullptr;
+  CommandLine() {
+    app.require_subcommand(1);
+    app.footer(
+        "Exit status: 0 no finding at or above --fail-on; 1 findings (a file that cannot be parsed counts as an "
+        "error); 2 bad input (command line, configuration, suppression comment, baseline, missing path).\nConfiguration: .sparkcheck.yaml or pyproject.toml "
+        "[tool.sparkcheck], found from the linted path upwards (`sparkcheck config` shows it).\nCache: parsed facts are kept "
+        "in .sparkcheck_cache/ in the lint root (else $XDG_CACHE_HOME/sparkcheck); --no-cache or SPARKCHECK_NO_CACHE=1 "
+        "turns it off.");
+    app.set_version_flag("--version", std::string("sparkcheck ") + sc::tool_version());
+    add_lint_command(app, lint);
+    add_config_command(app, config);
+    add_rules_commands(app, rules);
+    add_probe_command(app, probe);
+    add_docs_commands(app, docs);
+    server = app.add_subcommand("server", "Run the language server (LSP over stdin/stdout) for editors; see docs/editors.md");
+  }
+};
+
+// Parses argv into `cl`: -1 when a command is to run, else the exit status (--help,
+// --version, a usage error: printed as CLI11 does, with a "did you mean").
+int parse_command_line(CommandLine& cl, int argc, char** argv) {
   try {
-    app.parse(argc, argv);
+    cl.app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    int rc = app.exit(e);
-    if (rc != 0) suggest(app, argc, argv);
+    int rc = cl.app.exit(e);
+    if (rc != 0) suggest(cl.app, argc, argv);
     return rc == 0 ? kExitClean : kExitError;
   }
-  if (*server) return sc::lsp::serve(0, 1);
+  return -1;
+}
+
+}  // namespace
+
+#ifdef SPARKCHECK_CLI_FUZZ
+// fuzz/fuzz_cli.cpp: the command line parsed, and the checks of `lint` and `probe` arguments
+// that read no file and no standard input; no command runs.
+int sparkcheck_fuzz_command_line(int argc, char** argv) {
+  CommandLine cl;
+  if (int rc = parse_command_line(cl, argc, argv); rc >= 0) return rc;
+  if (*cl.lint.cmd) {
+    std::vector<std::string> ids;
+    std::vector<FormatSpec> specs;
+    LintArgs& a = cl.lint;
+    if (!stdin_paths(a) || !fix_args(a) || !output_specs(a, specs) || !canonical_rules(a.select, "--select", ids) ||
+        !canonical_rules(a.ignore, "--ignore", ids) || !canonical_rules(a.extend_select, "--extend-select", ids) ||
+        !canonical_rules(a.extend_ignore, "--extend-ignore", ids))
+      return kExitError;
+  }
+  if (*cl.probe.cmd) {
+    std::vector<std::string> ids;
+    if (!canonical_rules(cl.probe.checks, "probe", ids)) return kExitError;
+  }
+  if (*cl.docs.completions || *cl.docs.man) (void)cli_spec(cl.app);
+  return kExitClean;
+}
+#else
+int main(int argc, char** argv) {
+  CommandLine cl;
+  if (int rc = parse_command_line(cl, argc, argv); rc >= 0) return rc;
+  LintArgs& lint = cl.lint;
+  ProbeArgs& probe = cl.probe;
+  RulesArgs& rules = cl.rules;
+  ConfigArgs& config = cl.config;
+  DocsArgs& docs = cl.docs;
+  if (*cl.server) return sc::lsp::serve(0, 1);
   if (*probe.cmd) return cmd_probe(probe);
   if (*rules.rules_cmd) return cmd_rules(rules.rules_format);
   if (*rules.rule_cmd) return cmd_rule(rules.rule_id, rules.rule_format);
   if (*config.cmd) return cmd_config(config);
-  if (*docs.completions || *docs.man) return cmd_docs(app, docs);
+  if (*docs.completions || *docs.man) return cmd_docs(cl.app, docs);
   return cmd_lint(lint, argc, argv);
 }
+#endif

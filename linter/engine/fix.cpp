@@ -30,6 +30,9 @@ struct Pending {
 void take(Pending& p, const Fix& fx) {
   std::vector<ByteEdit> mine;
   if (!byte_edits(*p.file, fx, mine)) return;
+  for (size_t i = 0; i < mine.size(); ++i)  // a fix whose own edits overlap is malformed: never applied
+    for (size_t j = 0; j < i; ++j)
+      if (overlaps(mine[i], mine[j])) return;
   for (const ByteEdit& m : mine)
     for (const ByteEdit& t : p.taken)
       if (overlaps(m, t)) return;

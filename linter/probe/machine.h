@@ -118,6 +118,17 @@ std::unique_ptr<Machine> make_recording_machine(std::unique_ptr<Machine> inner, 
 std::vector<ProcInfo> scan_proc(const std::string& root_fs, int skip_pid);
 std::optional<std::string> read_below(const std::string& root_fs, const std::string& path);
 
+// Parsers of what the live machine's programs and files print (RealMachine uses them; the
+// fuzz target fuzz_probe feeds them any bytes).
+// The report in the interpreter's standard output: the JSON after the last "SPARKCHECK-JSON "
+// tag, to the end of that line, into rep.data (rep.ok), or rep.error when it is unreadable.
+// False when there is no tag at all.
+bool parse_python_output(const std::string& out, PythonReport& rep);
+// `cuobjdump --list-elf --list-ptx` output: its SASS and PTX targets, or why there are none.
+KernelArches parse_cuobjdump(const std::string& out, const std::string& err, int exit_code);
+// The libcudart.so.N paths in /etc/ld.so.cache (NUL-separated strings) not already in `out`.
+void ld_cache_runtimes(const std::string& cache, std::map<std::string, std::string>& out);
+
 // The interpreter the probe interrogates when --python is not given.
 std::string default_python(const std::map<std::string, std::string>& env);
 

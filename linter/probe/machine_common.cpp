@@ -2,7 +2,10 @@
 #include <dirent.h>
 
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
+#include <regex>
+#include <set>
 #include <sstream>
 
 #include "probe/machine.h"
@@ -74,6 +77,54 @@ std::string default_python(const std::map<std::string, std::string>& env) {
   auto it = env.find("VIRTUAL_ENV");
   if (it != env.end() && !it->second.empty()) return it->second + "/bin/python";
   return "python3";
+}
+
+bool parse_python_output(const std::string& out, PythonReport& rep) {
+  const std::string tag = "SPARKCHECK-JSON ";
+  size_t at = out.rfind(tag);
+  if (at == std::string::npos) return false;
+  size_t end = out.find('\n', at);
+  try {
+    rep.data = nlohmann::json::parse(out.substr(at + tag.size(), end == std::string::npos ? end : end - at - tag.size()));
+    rep.ok = true;
+  } catch (const std::exception& e) {
+    rep.error = std::string("unreadable report: ") + e.what();
+  }
+  return true;
+}
+
+KernelArches parse_cuobjdump(const std::string& out, const std::string& err, int exit_code) {
+  KernelArches k;
+  static const std::regex arch_re(R"(sm_(\d+[af]?)\.(cubin|ptx))");
+  std::set<std::string> sass, ptx;
+  for (std::sregex_iterator it(out.begin(), out.end(), arch_re), end; it != end; ++it) {
+    std::string a = "sm_" + (*it)[1].str();
+    ((*it)[2] == "cubin" ? sass : ptx).insert(a);
+  }
+  if (exit_code != 0 && sass.empty() && ptx.empty() && err.find("does not contain device code") == std::string::npos) {
+    k.error = "cuobjdump failed: " + err.substr(0, 200);
+    return k;
+  }
+  k.ok = true;
+  k.sass.assign(sass.begin(), sass.end());
+  k.ptx.assign(ptx.begin(), ptx.end());
+  return k;
+}
+
+void ld_cache_runtimes(const std::string& s, std::map<std::string, std::string>& out) {
+  static const std::regex name_re(R"(libcudart\.so\.(\d+)$)");
+  size_t start = 0;
+  while (start < s.size()) {
+    size_t end = s.find('\0', start);
+    if (end == std::string::npos) end = s.size();
+    if (end - start > 4 && s[start] == '/') {
+      std::string p = s.substr(start, end - start);
+      std::smatch m;
+      std::string base = std::filesystem::path(p).filename().string();
+      if (std::regex_search(base, m, name_re) && !out.count(base)) out[base] = p + " (ld.so.cache)";
+    }
+    start = end + 1;
+  }
 }
 
 }  // namespace sc::probe

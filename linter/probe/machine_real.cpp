@@ -456,20 +456,10 @@ class RealMachine : public Machine {
       rep.error = "no answer within " + std::to_string(static_cast<int>(kPythonTimeout)) + " s (killed)";
       return rep;
     }
-    const std::string tag = "SPARKCHECK-JSON ";
-    size_t at = res.out.rfind(tag);
-    if (at == std::string::npos) {
+    if (!parse_python_output(res.out, rep)) {
       std::string tail = res.err.size() > 300 ? res.err.substr(res.err.size() - 300) : res.err;
       rep.error = "exited " + std::to_string(res.exit_code) + " without a report" +
                   (tail.empty() ? "" : ": " + tail);
-      return rep;
-    }
-    size_t end = res.out.find('\n', at);
-    try {
-      rep.data = nlohmann::json::parse(res.out.substr(at + tag.size(), end == std::string::npos ? end : end - at - tag.size()));
-      rep.ok = true;
-    } catch (const std::exception& e) {
-      rep.error = std::string("unreadable report: ") + e.what();
     }
     return rep;
   }
@@ -477,22 +467,7 @@ class RealMachine : public Machine {
   std::map<std::string, std::string> cuda_runtimes() override {
     std::map<std::string, std::string> out;
     static const std::regex name_re(R"(libcudart\.so\.(\d+)$)");
-    // The loader cache: NUL-separated strings, names and full paths.
-    if (auto cache = read_file("/etc/ld.so.cache")) {
-      size_t start = 0;
-      const std::string& s = *cache;
-      while (start < s.size()) {
-        size_t end = s.find('\0', start);
-        if (end == std::string::npos) end = s.size();
-        if (end - start > 4 && s[start] == '/') {
-          std::string p = s.substr(start, end - start);
-          std::smatch m;
-          std::string base = fs::path(p).filename().string();
-          if (std::regex_search(base, m, name_re) && !out.count(base)) out[base] = p + " (ld.so.cache)";
-        }
-        start = end + 1;
-      }
-    }
+    if (auto cache = read_file("/etc/ld.so.cache")) ld_cache_runtimes(*cache, out);
     std::vector<std::string> dirs = split_path(env_get("LD_LIBRARY_PATH"));
     for (const char* d : {"/usr/local/cuda/lib64", "/usr/local/cuda/targets/sbsa-linux/lib",
                           "/usr/local/cuda/targets/x86_64-linux/lib"})
@@ -525,21 +500,7 @@ class RealMachine : public Machine {
       k.error = res.timed_out ? "cuobjdump timed out" : res.error;
       return k;
     }
-    static const std::regex arch_re(R"(sm_(\d+[af]?)\.(cubin|ptx))");
-    std::set<std::string> sass, ptx;
-    for (std::sregex_iterator it(res.out.begin(), res.out.end(), arch_re), end; it != end; ++it) {
-      std::string a = "sm_" + (*it)[1].str();
-      ((*it)[2] == "cubin" ? sass : ptx).insert(a);
-    }
-    if (res.exit_code != 0 && sass.empty() && ptx.empty() &&
-        res.err.find("does not contain device code") == std::string::npos) {
-      k.error = "cuobjdump failed: " + res.err.substr(0, 200);
-      return k;
-    }
-    k.ok = true;
-    k.sass.assign(sass.begin(), sass.end());
-    k.ptx.assign(ptx.begin(), ptx.end());
-    return k;
+    return parse_cuobjdump(res.out, res.err, res.exit_code);
   }
 
  private:

@@ -141,7 +141,7 @@ class RecordingMachine : public Machine {
       if (keep) write("/proc/" + std::to_string(p.pid) + "/cmdline", joined);
     }
     j_["recorded_processes_total"] = procs_.size();
-    std::ofstream(dir_ + "/machine.json") << j_.dump(2) << "\n";
+    std::ofstream(dir_ + "/machine.json") << j_.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
   }
 
   std::unique_ptr<Machine> m_;

@@ -43,8 +43,10 @@ nlohmann::json python_json(Context& c) {
     py["error"] = c.python().error;
     return py;
   }
-  if (c.python().data.contains("python")) py["version"] = c.python().data["python"];
-  if (c.python().data.contains("executable")) py["executable"] = c.python().data["executable"];
+  // strings only: the report writers read them as such (the report is outside input)
+  const nlohmann::json& d = c.python().data;
+  if (d.is_object() && d.contains("python") && d["python"].is_string()) py["version"] = d["python"];
+  if (d.is_object() && d.contains("executable") && d["executable"].is_string()) py["executable"] = d["executable"];
   return py;
 }
 
@@ -96,7 +98,13 @@ Report run_checks(Machine& m, Context& c, const std::set<std::string>& wanted) {
   Report rep;
   for (const auto& e : probe_checks()) {
     if (!wanted.empty() && !wanted.count(e.id)) continue;
-    rep.results.push_back(e.fn(c));
+    // The interpreter's report is outside input (any python, its site hooks): a value of another
+    // type there ends that check as a SKIP naming it, not the probe.
+    try {
+      rep.results.push_back(e.fn(c));
+    } catch (const nlohmann::json::exception& ex) {
+      rep.results.push_back(CheckResult(e.id, Verdict::Skip, std::string("unreadable reading: ") + ex.what()));
+    }
   }
   rep.hostname = m.hostname();
   rep.host = host_json(c);

@@ -101,7 +101,7 @@ void write_json(const Report& r, std::ostream& out) {
             {"checks", checks},
             {"summary", counts_j},
             {"exit_code", fail ? 1 : 0}};
-  out << j.dump(2) << "\n";
+  out << j.dump(2, ' ', false, json::error_handler_t::replace) << "\n";  // readings may not be UTF-8
 }
 
 void write_sarif(const Report& r, std::ostream& out) {
@@ -150,7 +150,7 @@ void write_sarif(const Report& r, std::ostream& out) {
     if (!ec) run["originalUriBaseIds"] = {{"%SRCROOT%", {{"uri", file_uri(cwd.string())}}}};
   }
   json doc = {{"$schema", "https://json.schemastore.org/sarif-2.1.0.json"}, {"version", "2.1.0"}, {"runs", json::array({run})}};
-  out << doc.dump(2) << "\n";
+  out << doc.dump(2, ' ', false, json::error_handler_t::replace) << "\n";
 }
 
 }  // namespace sc::probe

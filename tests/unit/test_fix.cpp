@@ -64,6 +64,22 @@ TEST_CASE("plan_fixes: overlaps wait, stale old text and unsafe fixes are skippe
   CHECK(plan_fixes(o.r, false)[0].after == "ENV A=XX B=12.1\n");  // a suppressed finding is not fixed
 }
 
+// fuzz_fix (fuzz/corpus/fix/regress-self-overlapping-fix): one fix with two overlapping edits
+// was applied, and apply_byte_edits copied the text between them twice.
+TEST_CASE("plan_fixes: a fix whose own edits overlap is not applied", "[fix]") {
+  OneFile o("abcdef\nghijkl\n");
+  Finding f;
+  f.rule = "G7";
+  f.loc = {"f.txt", {1, 1, 1, 1}};
+  f.fixes.push_back({"t", true, {{{"f.txt", {1, 2, 2, 2}}, "X", "bcdef\ng"}, {{"f.txt", {1, 4, 2, 4}}, "Y", "def\nghi"}}});
+  o.r.findings.push_back(f);
+  o.add({2, 5, 2, 6}, "Z", "k");
+  auto patches = plan_fixes(o.r, false);
+  REQUIRE(patches.size() == 1);
+  CHECK(patches[0].after == "abcdef\nghijZl\n");
+  CHECK(patches[0].fixes == 1);
+}
+
 TEST_CASE("unified_diff: hunks with context, line numbers, no newline at end", "[fix]") {
   std::string before;
   for (int i = 1; i <= 20; ++i) before += "line " + std::to_string(i) + "\n";

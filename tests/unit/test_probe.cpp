@@ -76,6 +76,41 @@ json py(json data) { return {{"python", {{"data", std::move(data)}}}}; }
 
 }  // namespace
 
+// fuzz_probe (fuzz/corpus/probe/regress-report-types): a report whose fields have other types
+// ended the probe in std::terminate (json type_error out of check_g1).
+TEST_CASE("probe: an interpreter report with values of other types", "[probe]") {
+  auto r = run("gb10-healthy", py({{"python", 3}, {"executable", json::array()}, {"torch", {{"version", 2}, {"cuda", true}}},
+                                   {"dists", 1}, {"in_venv", "yes"}, {"prefix", 7}, {"wheel_cudart", "x"}}));
+  REQUIRE(r.rc != 2);
+  CHECK(r.verdict("G1") == "SKIP");
+  for (const auto& c : r.j["checks"]) CHECK(c.contains("verdict"));
+  ProbeOptions text;
+  text.format = "sarif";  // run() turns "text" into json; the text writer is checked below
+  CHECK(run("gb10-healthy", py({{"python", 3}, {"executable", 4}}), text).rc != 2);
+  auto m = sc::probe::make_fake_machine(fixture("gb10-healthy"), py({{"python", 3}, {"executable", 4}}));
+  std::ostringstream out, err;
+  CHECK(sc::probe::run_probe_on(*m, ProbeOptions{}, out, err) != 2);
+  CHECK_THAT(out.str(), Catch::Contains("python"));
+}
+
+// fuzz_probe (fuzz/corpus/probe/regress-sarif-non-utf8): a reading that is not UTF-8 (a
+// process's argv, cuobjdump's stderr) ended `probe --format json|sarif` in std::terminate
+// (json type_error 316 from dump).
+TEST_CASE("probe: readings that are not UTF-8 in the json and sarif reports", "[probe]") {
+  sc::probe::Report rep;
+  rep.hostname = "h\xff";
+  rep.host = {{"hostname", "h"}};
+  rep.results.push_back(sc::probe::CheckResult("G6", sc::probe::Verdict::Warn, "python \xf5\x80 train.py",
+                                               {{"argv", {"python", "\xc3"}}}));
+  std::ostringstream j, s;
+  REQUIRE_NOTHROW(sc::probe::write_json(rep, j));
+  REQUIRE_NOTHROW(sc::probe::write_sarif(rep, s));
+  std::string msg = json::parse(j.str())["checks"][0]["message"];
+  CHECK(msg.find("\xef\xbf\xbd") != std::string::npos);  // U+FFFD for the bad bytes
+  CHECK(msg.find(" train.py") != std::string::npos);
+  CHECK_NOTHROW(json::parse(s.str()));
+}
+
 TEST_CASE("probe: healthy GB10 in an NGC container", "[probe]") {
   ProbeOptions o;
   o.intrusive = true;
