@@ -38,3 +38,13 @@ has "unknown instruction" "$T/out"
 rm -rf repo/d
 
 exit 0
+
+# 20,000 lines of one install in a Markdown block: 60,000 findings with 3 messages. Text output
+# shows 10 of each in full and counts the rest (it printed 27.7 MB); JSON still lists them all.
+python3 -c "open('repo/README.md','w').write('\`\`\`bash\n' + 'pip install flash-attn torch\n' * 20000 + '\`\`\`\n')"
+lim lint repo/README.md
+expect_rc 1
+bytes=$(wc -c < "$T/out")
+[ "$bytes" -lt 100000 ] || fail "text output of $bytes bytes"
+has 'more warning[G2] findings with the message of' "$T/out"
+has 'Found 60000 findings' "$T/out"
