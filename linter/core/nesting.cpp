@@ -26,6 +26,21 @@ size_t next_block_with_bracket(std::string_view t, size_t i) {
   return i;
 }
 
+// One byte of the scan: an opening bracket deepens `d` (a new deepest is noted in `r`), a
+// closing one undoes it. False once `limit` is passed.
+bool count_bracket(char c, size_t i, int& d, int limit, NestingScan& r) {
+  if (c == '(' || c == '[' || c == '{') {
+    if (++d > r.depth) {
+      r.depth = d;
+      r.offset = i;
+      if (d > limit) return false;
+    }
+  } else if ((c == ')' || c == ']' || c == '}') && d > 0) {
+    --d;
+  }
+  return true;
+}
+
 }  // namespace
 
 NestingScan max_nesting(std::string_view text, int limit) {
@@ -36,16 +51,7 @@ NestingScan max_nesting(std::string_view text, int limit) {
       i = next_block_with_bracket(text, i);
       if (i >= text.size()) break;
     }
-    char c = text[i];
-    if (c == '(' || c == '[' || c == '{') {
-      if (++d > r.depth) {
-        r.depth = d;
-        r.offset = i;
-        if (d > limit) return r;
-      }
-    } else if ((c == ')' || c == ']' || c == '}') && d > 0) {
-      --d;
-    }
+    if (!count_bracket(text[i], i, d, limit, r)) return r;
   }
   return r;
 }
@@ -69,18 +75,11 @@ NestingScan max_json_nesting(std::string_view text, int limit) {
   NestingScan r;
   int d = 0;
   for (size_t i = 0; i < text.size(); ++i) {
-    char c = text[i];
-    if (c == '"') {
+    if (text[i] == '"') {
       i = string_end(text, i);
       if (i == std::string_view::npos) return r;
-    } else if (c == '(' || c == '[' || c == '{') {
-      if (++d > r.depth) {
-        r.depth = d;
-        r.offset = i;
-        if (d > limit) return r;
-      }
-    } else if ((c == ')' || c == ']' || c == '}') && d > 0) {
-      --d;
+    } else if (!count_bracket(text[i], i, d, limit, r)) {
+      return r;
     }
   }
   return r;
