@@ -105,13 +105,13 @@ Texts word_texts(const FileFacts& f) {
 // The script's commands as the service runs it, each word whose value the service's
 // variables change naming that compose line.
 FileFacts reading(const ParsedFile& script, const std::string& service, const std::vector<const EnvSetting*>& env,
-                  const Texts& alone) {
+                  const Texts& alone, const SourcedFiles* sourced) {
   std::map<std::string, std::string> vars;
   for (const EnvSetting* e : env) vars[e->name] = expand_word(e->value, {}).text;
   FileFacts v;
   v.kind = FileKind::Shell;
   ParseDiag ignored;  // the script's own parse reported its problems
-  parse_shell(script.src, vars, -1, CommandContext::Script, v, ignored);
+  parse_shell(script.src, vars, -1, CommandContext::Script, v, ignored, sourced);
   for (PostParsePass pass : post_parse_passes()) pass(v);
   for (const Command& c : v.commands)
     for (const Word& w : c.argv) {
@@ -138,7 +138,7 @@ void Project::link_compose_scripts() {
     for (const ServiceRun& r : runs) {
       std::vector<const EnvSetting*> env = used_env(*script, *r.service);
       if (!env.empty()) changed = true;
-      FileFacts v = reading(*script, r.service->name, env, alone);
+      FileFacts v = reading(*script, r.service->name, env, alone, sourced_by(script));
       for (Command& c : v.commands) commands.push_back(std::move(c));
       for (Expansion& x : v.expansions) expansions.push_back(std::move(x));
     }

@@ -256,6 +256,7 @@ void Project::link() {
   constrained_by.clear();
   notes.clear();
   if (!builds_linked_) {
+    link_sourced_files();
     link_compose_builds();
     link_compose_scripts();
   }

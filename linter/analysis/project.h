@@ -12,6 +12,7 @@
 #include "core/facts.h"
 #include "core/source.h"
 #include "core/suppress.h"
+#include "parsers/shell.h"
 
 namespace sc {
 
@@ -131,7 +132,9 @@ class Project {
     Location via;  // the RUN command
   };
   std::map<const ParsedFile*, std::vector<ImageScriptRun>> image_scripts;
-  // link() = link_compose_builds() and link_compose_scripts() (once), link_requirement_files(), link_image_scripts(),
+  // The settings files a script sources and what they set (link_sourced_files), null if none.
+  const SourcedFiles* sourced_by(const ParsedFile* script) const;
+  // link() = link_sourced_files(), link_compose_builds() and link_compose_scripts() (once), link_requirement_files(), link_image_scripts(),
   // find_include_cycles(), then envs = package_envs(*this).
   void link();
 
@@ -142,6 +145,10 @@ class Project {
   // Scripts a compose service runs are read again with its `environment:`
   // (analysis/compose_scripts.cpp). Once per project, after link_compose_builds().
   void link_compose_scripts();
+  // Scripts that source a settings file of the project are read again with its variables
+  // (analysis/sourced.cpp). Once per project, before link_compose_scripts().
+  void link_sourced_files();
+  std::map<const ParsedFile*, SourcedFiles> sourced_;
   bool builds_linked_ = false;
   void link_image_scripts();
   void link_requirement_files();

@@ -108,3 +108,52 @@ bool version_in_range(const Entry& e, std::string_view version) {
 }
 
 }  // namespace sc::knowledge
+
+namespace sc::knowledge {
+namespace {
+
+// One `OPvalue` clause of a specifier against `version`; true for a clause it cannot read.
+bool clause_allows(std::string_view c, std::string_view version) {
+  size_t op = 0;
+  while (op < c.size() && std::string_view("<>=!~").find(c[op]) != std::string_view::npos) ++op;
+  std::string_view o = c.substr(0, op), v = c.substr(op);
+  while (!v.empty() && v.front() == ' ') v.remove_prefix(1);
+  if (v.empty()) return true;
+  if (v.ends_with(".*")) {  // ==2.9.* / !=2.9.*
+    std::string_view prefix = v.substr(0, v.size() - 1);
+    bool in = version.starts_with(prefix) || version == v.substr(0, v.size() - 2);
+    return o == "!=" ? !in : in;
+  }
+  int cmp = compare_versions(version, v);
+  if (o == ">=") return cmp >= 0;
+  if (o == ">") return cmp > 0;
+  if (o == "<=") return cmp <= 0;
+  if (o == "<") return cmp < 0;
+  if (o == "==" || o == "===") return cmp == 0;
+  if (o == "!=") return cmp != 0;
+  if (o == "~=") {  // ~=2.9.1: >=2.9.1, ==2.9.*
+    size_t dot = v.rfind('.');
+    if (cmp < 0 || dot == std::string_view::npos) return cmp >= 0;
+    std::string_view prefix = v.substr(0, dot + 1);
+    return version.starts_with(prefix);
+  }
+  return true;
+}
+
+}  // namespace
+
+bool specifier_allows(std::string_view spec, std::string_view version) {
+  size_t i = 0;
+  while (i <= spec.size()) {
+    size_t e = spec.find(',', i);
+    std::string_view c = spec.substr(i, e == std::string_view::npos ? std::string_view::npos : e - i);
+    while (!c.empty() && c.front() == ' ') c.remove_prefix(1);
+    while (!c.empty() && c.back() == ' ') c.remove_suffix(1);
+    if (!c.empty() && !clause_allows(c, version)) return false;
+    if (e == std::string_view::npos) break;
+    i = e + 1;
+  }
+  return true;
+}
+
+}  // namespace sc::knowledge

@@ -87,9 +87,17 @@ class ComposeReader {
     std::map<std::string, std::string> vars;
     for (const ConfigEntry* e : s.environment) env(*e, EnvOrigin::Yaml, &vars);
     for (const ConfigEntry* e : s.args) env(*e, EnvOrigin::BuildArg, nullptr);
-    if (s.image) image(*s.image);
+    int stage = -1;
+    if (s.image) stage = image(*s.image, !s.dockerfile && !s.context);
     if (s.dockerfile) out_.refs.push_back({s.dockerfile->value, RefKind::Dockerfile, "", -1, s.dockerfile->value_loc});
     if (s.dockerfile || s.context) build(s);
+    size_t first = out_.commands.size();
+    service_commands(s, vars);
+    // an `image:` service runs its commands in that image, as `docker run IMAGE cmd` does
+    for (size_t i = first; stage >= 0 && i < out_.commands.size(); ++i) out_.commands.edit()[i].stage = stage;
+  }
+
+  void service_commands(const Service& s, const std::map<std::string, std::string>& vars) {
     // entrypoint then command: the container runs them as one argv
     std::vector<const ConfigEntry*> all = s.entrypoint;
     all.insert(all.end(), s.command.begin(), s.command.end());
@@ -105,7 +113,15 @@ class ComposeReader {
     if (vars) (*vars)[name] = value;
   }
 
-  void image(const ConfigEntry& e) { yaml_image(e, e.value, out_); }
+  // The service's image; with `own_stage` (no build:) it gets a stage of its own, its index,
+  // returned (-1 otherwise).
+  int image(const ConfigEntry& e, bool own_stage) {
+    size_t n = out_.images.size();
+    yaml_image(e, e.value, out_);
+    if (!own_stage || out_.images.size() == n) return -1;
+    out_.images.edit().back().stage = static_cast<int>(n);
+    return static_cast<int>(n);
+  }
 
   // build: DIR / build: {context: DIR, dockerfile: FILE, args: ...}; a remote context
   // (git URL) or a variable in the path is not followed.

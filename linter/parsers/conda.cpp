@@ -1,5 +1,6 @@
-// conda environment files (environment.yml, env*.yml with a `dependencies:` key):
-// conda specs and channels, plus the nested `- pip:` list as pip requirements.
+// conda environment files (environment.yml, env*.yml with a `dependencies:` key, and any
+// other .yml whose text is one: see conda_env_text): conda specs and channels, plus the
+// nested `- pip:` list as pip requirements.
 #include <yaml-cpp/yaml.h>
 
 #include "core/registry.h"
@@ -39,7 +40,29 @@ class CondaEnvParser : public Parser {
     return named && (f.head.empty() || f.head.find("dependencies:") != std::string_view::npos);
   }
 
-  void parse(const SourceFile& src, FileFacts& out, ParseDiag& diag) const override {
+  void parse(const SourceFile& src, FileFacts& out, ParseDiag& diag) const override { parse_conda_env(src, out, diag); }
+};
+
+}  // namespace
+
+bool conda_env_text(std::string_view t) {
+  auto top = [&](std::string_view key) {
+    for (size_t at = t.find(key); at != std::string_view::npos; at = t.find(key, at + 1))
+      if (at == 0 || t[at - 1] == '\n') return true;
+    return false;
+  };
+  if (!top("dependencies:")) return false;
+  if (top("channels:")) return true;
+  for (size_t at = t.find("- pip:"); at != std::string_view::npos; at = t.find("- pip:", at + 1)) {
+    size_t b = t.rfind('\n', at);
+    std::string_view before = t.substr(b == std::string_view::npos ? 0 : b + 1, at - (b == std::string_view::npos ? 0 : b + 1));
+    if (before.find_first_not_of(" \t") == std::string_view::npos) return true;
+  }
+  return false;
+}
+
+void parse_conda_env(const SourceFile& src, FileFacts& out, ParseDiag& diag) {
+  {
     YAML::Node root;
     int bad_line = 0;
     if (!yaml_safe_for_yaml_cpp(src.text(), &bad_line)) {
@@ -109,8 +132,7 @@ class CondaEnvParser : public Parser {
     ParseDiag ignored;
     yaml_entries(src, out.config.edit(), ignored);
   }
-};
+}
 
-}  // namespace
 SPARKCHECK_PARSER(CondaEnvParser);
 }  // namespace sc

@@ -12,6 +12,7 @@
 
 #include "core/source.h"
 #include "parsers/config.h"
+#include "parsers/packaging.h"
 
 namespace sc {
 namespace {
@@ -360,6 +361,10 @@ class YamlParser : public Parser {
     return ends_with(lower(f.name), ".yaml") || ends_with(lower(f.name), ".yml");
   }
   void parse(const SourceFile& src, FileFacts& out, ParseDiag& diag) const override {
+    if (conda_env_text(src.text())) {  // a conda environment file by another name
+      out.kind = FileKind::CondaEnv;
+      return parse_conda_env(src, out, diag);
+    }
     yaml_entries(src, out.config.edit(), diag);
     yaml_workloads(src, out, diag);
   }

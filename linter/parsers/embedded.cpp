@@ -117,7 +117,7 @@ bool parse_embedded(const SourceFile& real, const std::string& name, std::string
   ParseDiag d;
   p->parse(view, tmp, d);
   embed_remap(tmp, d, m);
-  int shift = p->kind() == FileKind::Dockerfile ? static_cast<int>(out.images.size()) : 0;
+  int shift = static_cast<int>(out.images.size());  // a stage is an image's index (Dockerfile, compose image:)
   embed_merge(out, std::move(tmp), shift);
   for (Notification& n : d.notes) diag.notes.push_back(std::move(n));
   return true;

@@ -94,6 +94,53 @@ size_t image_arg(const Command& c) {
   return 0;
 }
 
+bool within(const Range& r, const Range& outer) {
+  auto before = [](int l1, int c1, int l2, int c2) { return l1 < l2 || (l1 == l2 && c1 <= c2); };
+  return before(outer.line, outer.col, r.line, r.col) && before(r.end_line, r.end_col, outer.end_line, outer.end_col);
+}
+
+bool shell_program(const std::string& p) {
+  std::string b = base(p);
+  return b == "bash" || b == "sh" || b == "zsh" || b == "dash";
+}
+
+// `docker run IMAGE bash -c '...'`: the `-c` string's word, read as a script of its own by
+// the shell parser; null when the container runs no shell string.
+const Word* shell_payload(const Command& c, size_t from) {
+  for (size_t i = from; i < c.argv.size(); ++i) {
+    if (!shell_program(c.argv[i].text)) continue;
+    for (size_t j = i + 1; j + 1 < c.argv.size(); ++j) {
+      const std::string& a = c.argv[j].text;
+      if (a.size() >= 2 && a[0] == '-' && a[1] != '-' && a.find('c') != std::string::npos) return &c.argv[j + 1];
+      if (a.empty() || a[0] != '-') return nullptr;
+    }
+    return nullptr;
+  }
+  return nullptr;
+}
+
+// The commands parsed from inside `payload` run in image stage `stage`.
+void run_payload_in(FileFacts& f, const Range& payload, int stage) {
+  for (Command& c : f.commands)
+    if (c.stage < 0 && c.loc.range.valid() && within(c.loc.range, payload) && c.loc.range != payload) {
+      c.stage = stage;
+      c.context = CommandContext::Container;
+    }
+}
+
+// A command the document runs inside the container it opened last (a Markdown step after
+// `docker run -it IMAGE`, marked Container by the Markdown parser): that image's stage.
+void latest_image_stage(FileFacts& f) {
+  for (Command& c : f.commands) {
+    if (c.context != CommandContext::Container || c.stage >= 0) continue;
+    const Image* last = nullptr;
+    for (const Image& im : f.images)
+      if (im.stage >= 0 && im.loc.range.line <= c.loc.range.line && (!last || im.loc.range.line >= last->loc.range.line)) last = &im;
+    if (last) c.stage = last->stage;
+    else c.context = CommandContext::Markdown;
+  }
+}
+
 void image_commands(FileFacts& f) {
   if (f.kind == FileKind::Dockerfile) return;
   size_t from_env = f.images.size();
@@ -104,12 +151,16 @@ void image_commands(FileFacts& f) {
     push_image(f, e.value, e.stage, e.loc);
   }
   std::vector<Command> in_containers;
+  std::vector<std::pair<Range, int>> payloads;  // `bash -c` strings run in an image stage
   for (const Command& c : f.commands) {
     if (size_t k = image_arg(c); k > 0) {
       Word w = c.argv[k];
       if (starts_with(w.text, "docker://")) w.text = w.text.substr(9);
       if (size_t h = w.text.find('#'); h != std::string::npos) w.text[h] = '/';  // enroot: registry#image
-      if (add(f, w, c, from_env) && k + 1 < c.argv.size()) in_containers.push_back(container_command(f, c, k + 1));
+      if (add(f, w, c, from_env) && k + 1 < c.argv.size()) {
+        in_containers.push_back(container_command(f, c, k + 1));
+        if (const Word* payload = shell_payload(c, k + 1)) payloads.emplace_back(payload->loc.range, f.images.back().stage);
+      }
       continue;
     }
     if (c.argv.empty() || base(c.argv[0].text) != "srun") continue;
@@ -123,6 +174,8 @@ void image_commands(FileFacts& f) {
       break;
     }
   }
+  for (auto& [where, stage] : payloads) run_payload_in(f, where, stage);
+  if (f.kind == FileKind::Markdown) latest_image_stage(f);
   for (Command& c : in_containers) f.commands.push_back(std::move(c));
 }
 

@@ -72,7 +72,7 @@ class MakeReader {
       int last = ln;
       while (last < src_.line_count() && ends_with(src_.line(last), "\\")) ++last;
       if (!l.empty() && l[0] == '\t') recipe(ln, last);
-      else variable(ln, l);
+      else variable(ln, last);
       ln = last + 1;
     }
   }
@@ -95,28 +95,41 @@ class MakeReader {
     embed_shell(src_, text, m, {}, CommandContext::Make, out_, diag_);
   }
 
-  void variable(int ln, std::string_view l) {
+  // An assignment, its `\`-continued lines read whole: every word keeps its own place.
+  void variable(int ln, int last) {
+    std::string_view l = src_.line(ln);
     auto [name_end, value] = assignment(l);
     if (!name_end || l.substr(0, 1) == "#") return;
     size_t base = src_.line_start(ln);
     size_t ns = l.find_last_of(' ', name_end - 1);
     ns = ns == std::string_view::npos || ns > name_end ? 0 : ns + 1;
     std::string name(l.substr(ns, name_end - ns));
-    std::string v(l.substr(value));
-    out_.env.push_back({name, v, EnvOrigin::Make, -1, src_.loc(base + value, base + l.size())});
     Command c;
     c.context = CommandContext::Make;
-    c.loc = src_.loc(base + ns, base + l.size());
     c.argv.push_back(Word{name, name, true, src_.loc(base + ns, base + name_end)});
-    for (size_t k = value; k < l.size();) {
+    std::string v;
+    for (int k = ln; k <= last; ++k) {
+      std::string_view t = src_.line(k);
+      if (k < last && ends_with(t, "\\")) t.remove_suffix(1);
+      value_words(t, k == ln ? value : 0, src_.line_start(k), c, v);
+    }
+    size_t end = src_.line_start(last) + src_.line(last).size();
+    out_.env.push_back({name, v, EnvOrigin::Make, -1, src_.loc(base + value, end)});
+    c.loc = src_.loc(base + ns, end);
+    out_.commands.push_back(std::move(c));
+  }
+
+  // The words of `l` from byte `from` on (line start `base`) appended to `c` and to the value `v`.
+  void value_words(std::string_view l, size_t from, size_t base, Command& c, std::string& v) {
+    for (size_t k = from; k < l.size();) {
       size_t s = l.find_first_not_of(" \t", k);
       if (s == std::string_view::npos) break;
       size_t e = std::min(l.find_first_of(" \t", s), l.size());
       std::string w(l.substr(s, e - s));
       c.argv.push_back(Word{w, w, w.find('$') == std::string::npos, src_.loc(base + s, base + e)});
+      v += (v.empty() ? "" : " ") + w;
       k = e;
     }
-    out_.commands.push_back(std::move(c));
   }
 };
 

@@ -1,8 +1,12 @@
 // Markdown (CommonMark, libcmark): the code blocks of a README are parsed as
 // the file kinds their info strings name (```bash, ```dockerfile, ```yaml...),
-// untagged and indented blocks only when their first line is a command. Prose
-// is never read. Shell blocks share variables in document order, so an
-// `export TP=2` block feeds a later `--tensor-parallel-size $TP`.
+// untagged and indented blocks only when their first line is a command (or a
+// comment or assignment followed by one). Prose is never read. Shell blocks share
+// variables in document order, so an `export TP=2` block feeds a later
+// `--tensor-parallel-size $TP`. After an interactive `docker run -it IMAGE` the
+// steps run inside that container (Container commands; image_commands gives them
+// its stage) until `exit`, the next docker command, or a heading that closes the
+// section the container was opened in.
 #include <cmark.h>
 
 #include <cctype>
@@ -18,6 +22,7 @@ namespace sc {
 namespace {
 
 struct Block {
+  int heading = 0;    // a heading of this level (no code), 0 for a code block
   std::string lang;   // lower-case first word of the info string, "" when untagged
   int first_line = 0; // real line of the block's first content line
   std::vector<std::string> lines;
@@ -38,6 +43,13 @@ std::vector<Block> code_blocks(const std::string& text) {
   cmark_event_type ev;
   while ((ev = cmark_iter_next(it.get())) != CMARK_EVENT_DONE) {
     cmark_node* n = cmark_iter_get_node(it.get());
+    if (ev == CMARK_EVENT_ENTER && cmark_node_get_type(n) == CMARK_NODE_HEADING) {
+      Block h;
+      h.heading = std::max(1, cmark_node_get_heading_level(n));
+      h.first_line = cmark_node_get_start_line(n);
+      out.push_back(std::move(h));
+      continue;
+    }
     if (ev != CMARK_EVENT_ENTER || cmark_node_get_type(n) != CMARK_NODE_CODE_BLOCK) continue;
     Block b;
     const char* info = cmark_node_get_fence_info(n);
@@ -71,8 +83,21 @@ std::string first_word(std::string_view l) {
   return t.substr(0, t.find_first_of(" \t"));
 }
 
-// An untagged or indented block whose first non-blank line starts with a
-// program people run from READMEs.
+std::string program_name(const std::string& p) {
+  size_t k = p.rfind('/');
+  return k == std::string::npos ? p : p.substr(k + 1);
+}
+
+// `IMAGE=nvcr.io/...` / `export HF_TOKEN=...`: a shell assignment line.
+bool assignment_line(std::string_view t) {
+  if (starts_with(t, "export ")) t = t.substr(7);
+  size_t n = 0;
+  while (n < t.size() && (std::isalnum(static_cast<unsigned char>(t[n])) || t[n] == '_')) ++n;
+  return n > 0 && !std::isdigit(static_cast<unsigned char>(t[0])) && n < t.size() && t[n] == '=';
+}
+
+// An untagged or indented block whose first line that is not a comment or an assignment
+// starts with a program people run from READMEs.
 bool looks_like_commands(const Block& b) {
   static const std::set<std::string> progs = {
       "pip", "pip3", "uv", "conda", "mamba", "micromamba", "docker", "podman", "enroot", "srun", "sbatch",
@@ -81,7 +106,8 @@ bool looks_like_commands(const Block& b) {
       "cd", "curl", "wget", "llamafactory-cli", "tune", "ollama", "nvcc", "cmake", "make"};
   for (const std::string& l : b.lines) {
     std::string t = trim(l);
-    if (t.empty()) continue;
+    if (t.empty() || (t[0] == '#' && !starts_with(t, "# ") ) || assignment_line(t)) continue;
+    if (starts_with(t, "# ") && !progs.count(first_word(t))) continue;  // a comment, not a root prompt
     return progs.count(first_word(t)) > 0;
   }
   return false;
@@ -159,6 +185,7 @@ class MarkdownReader {
   MarkdownReader(const SourceFile& src, FileFacts& out, ParseDiag& diag) : src_(src), out_(out), diag_(diag) {}
 
   void block(Block& b) {
+    if (b.heading) return heading(b.heading);
     std::string kind = kind_of(b);
     if (kind.empty()) return;
     int start = b.first_line;
@@ -192,6 +219,70 @@ class MarkdownReader {
   FileFacts& out_;
   ParseDiag& diag_;
   std::map<std::string, std::string> vars_;
+  int level_ = 0;          // the level of the heading the text is under (0: none yet)
+  bool in_container_ = false;
+  int container_level_ = 0;  // the level of the section the container was opened in
+
+  void heading(int level) {
+    if (in_container_ && (container_level_ == 0 || level <= container_level_)) in_container_ = false;
+    level_ = level;
+  }
+
+  // Marks the commands that run in the container a step opened; opens and closes it. A
+  // block that says it runs inside (`# inside the container`) runs in the last image named.
+  void container_steps(FileFacts& block, bool says_inside) {
+    bool inside_block = says_inside && docker_seen_;
+    for (Command& c : block.commands) {
+      if (c.argv.empty()) continue;
+      std::string prog = program_name(c.argv[0].text);
+      size_t at = prog == "sudo" && c.argv.size() > 1 ? 1 : 0;
+      if (is_docker(program_name(c.argv[at].text))) {
+        docker_seen_ = true;
+        inside_block = false;
+        in_container_ = opens_shell(c, at);
+        container_level_ = level_;
+        continue;
+      }
+      if (prog == "exit") {
+        in_container_ = inside_block = false;
+        continue;
+      }
+      if (in_container_ || inside_block) c.context = CommandContext::Container;
+    }
+  }
+  bool docker_seen_ = false;
+
+  static bool is_docker(const std::string& p) { return p == "docker" || p == "podman" || p == "nvidia-docker"; }
+
+  // `docker run -it [opts] IMAGE [bash]` / `docker exec -it NAME bash`: an interactive shell.
+  static bool opens_shell(const Command& c, size_t at) {
+    if (at + 1 >= c.argv.size()) return false;
+    const std::string& sub = c.argv[at + 1].text;
+    if (sub != "run" && sub != "exec") return false;
+    bool interactive = false;
+    for (size_t i = at + 2; i < c.argv.size(); ++i) {
+      const std::string& a = c.argv[i].text;
+      if (a == "--interactive" || (a.size() > 1 && a[0] == '-' && a[1] != '-' && a.find('i') != std::string::npos))
+        interactive = true;
+    }
+    const std::string& last = c.argv.back().text;
+    std::string lb = program_name(last);
+    bool shell = lb == "bash" || lb == "sh" || lb == "zsh";
+    bool image_last = sub == "run" && last.find_first_of(":/") != std::string::npos && last[0] != '-' &&
+                      last.find('=') == std::string::npos;
+    return interactive && (shell || image_last);
+  }
+
+  // A block that opens with a comment saying it runs in the container.
+  static bool says_inside(const std::string& text) {
+    std::string t = trim(text.substr(0, text.find('\n')));
+    if (!starts_with(t, "#")) return false;
+    std::string l = lower(t);
+    for (const char* w : {"inside the container", "in the container", "inside container", "inside ngc",
+                          "in the ngc container", "inside the docker", "container shell", "(container)"})
+      if (l.find(w) != std::string::npos) return true;
+    return false;
+  }
 
   static bool compose_like(const Block& b) {
     for (const std::string& l : b.lines)
@@ -203,7 +294,9 @@ class MarkdownReader {
     SourceFile view(src_.path(), std::move(text));
     FileFacts tmp;
     ParseDiag d;
+    bool inside = says_inside(view.text());
     parse_shell(view, vars_, -1, CommandContext::Markdown, tmp, d);
+    container_steps(tmp, inside);
     for (const EnvSetting& e : tmp.env) vars_[e.name] = e.value;
     embed_remap(tmp, d, m);
     embed_merge(out_, std::move(tmp), 0);

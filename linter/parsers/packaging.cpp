@@ -93,6 +93,22 @@ std::string normalize_pkg_name(std::string_view name) {
   return out;
 }
 
+// The repository name of a VCS URL with no `#egg=` (`git+https://github.com/org/NAME.git@v1`):
+// pip names the package from its metadata, which is the repository's name for nearly every ML
+// project (flash-attention's is flash-attn: knowledge/packages.yaml lists both). "" otherwise.
+std::string vcs_repo_name(const std::string& url) {
+  if (!starts_with(url, "git+")) return "";
+  std::string u = url.substr(0, url.find_first_of("#?"));
+  size_t scheme = u.find("://");
+  size_t at = u.rfind('@');
+  if (at != std::string::npos && (scheme == std::string::npos || at > scheme)) u = u.substr(0, at);
+  while (!u.empty() && u.back() == '/') u.pop_back();
+  std::string last = u.substr(u.rfind('/') + 1);
+  if (ends_with(lower(last), ".git")) last.resize(last.size() - 4);
+  if (last.empty() || scheme == std::string::npos || u.rfind('/') <= scheme + 2) return "";
+  return normalize_pkg_name(last);
+}
+
 bool parse_requirement(std::string_view text, Requirement& r) {
   std::string t = trim(text);
   if (t.empty() || t[0] == '-' || t[0] == '#') return false;
@@ -126,6 +142,8 @@ bool parse_requirement(std::string_view text, Requirement& r) {
         std::string e = body.substr(egg + 5);
         size_t amp = e.find('&');
         r.name = normalize_pkg_name(e.substr(0, amp));
+      } else {
+        r.name = vcs_repo_name(body);  // git+https://github.com/ORG/NAME[.git][@ref]: NAME
       }
     }
     return true;

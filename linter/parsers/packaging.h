@@ -8,7 +8,10 @@
 
 #include "core/facts.h"
 
+
 namespace sc {
+
+struct ParseDiag;
 
 // Turn every install command in f.commands (pip, python -m pip, uv pip, uv add,
 // conda/mamba/micromamba install|create) into an Install appended to f.installs.
@@ -27,6 +30,11 @@ bool parse_requirement(std::string_view text, Requirement& out);
 // "pytorch=2.5.1=cuda126_*", "conda-forge::numpy 1.26 py311_0"). A CUDA build
 // string ("cuda126_...") is reported as local_version "cu126".
 bool parse_conda_spec(std::string_view text, Requirement& out);
+// A conda environment file by its text: a top-level `dependencies:` with a top-level
+// `channels:` or a `- pip:` item (`deps.yml`, `environment_cuda.yaml`...).
+bool conda_env_text(std::string_view text);
+// Reads a conda environment file into `out` (its installs and config entries).
+void parse_conda_env(const SourceFile& src, FileFacts& out, ParseDiag& diag);
 
 // A PEP 508 environment marker as a tree: `or` / `and` nodes over comparisons.
 struct MarkerExpr {

@@ -285,9 +285,20 @@ using ts::TreePtr;
 class Walker {
  public:
   Walker(const SourceFile& src, std::map<std::string, std::string> vars, int stage,
-         CommandContext context, FileFacts& out, ParseDiag& diag)
+         CommandContext context, FileFacts& out, ParseDiag& diag, const SourcedFiles* sourced = nullptr)
       : src_(src), text_(src.text()), vars_(std::move(vars)), stage_(stage), context_(context),
-        out_(out), diag_(diag) {}
+        out_(out), diag_(diag), sourced_(sourced) {}
+
+  // The variables as the walk left them (shell_env).
+  ShellEnv env() const {
+    ShellEnv e;
+    e.vars = vars_;
+    for (const auto& [name, words] : pieces_)
+      if (words.size() >= 2) e.words[name] = words;
+    for (const EnvSetting& s : out_.env) e.written[s.name] = s.loc;
+    e.path = src_.path();
+    return e;
+  }
 
   // Parse bytes [begin, end) of the source (the whole file, or the inside of a
   // `bash -c '...'` string) and walk it.
@@ -319,15 +330,13 @@ class Walker {
   CommandContext context_;
   FileFacts& out_;
   ParseDiag& diag_;
+  const SourcedFiles* sourced_;
+  std::map<std::string, std::pair<Location, std::string>> from_sourced_;  // var -> (assignment, file)
   int depth_ = 0;
   bool seen_command_ = false;  // Slurm stops reading #SBATCH at the first command
   // A variable's value as the words it splits into, each where it is written; kept also
   // when some words are unknown (`CMD="vllm serve $MODEL --tp 2"`), so `$CMD` keeps its flags.
-  struct Piece {
-    std::string text;
-    bool resolved = true;
-    Location loc;
-  };
+  using Piece = ShellValue;
   std::map<std::string, std::vector<Piece>> pieces_;
   static constexpr size_t kMaxPieces = 512;  // words kept per variable (bounded memory)
 
@@ -569,6 +578,7 @@ class Walker {
   void argument(TSNode ch, Command& cmd, std::vector<TSNode>& nodes) {
     if (splits(ch) && expand_pieces(ch, cmd, nodes)) return;
     Word w = word(ch);
+    note_sourced(w);
     if (w.resolved && splits(ch)) {
       // unquoted $X / ${X[@]} / "${X[@]}": the value splits into several words
       for (auto& part : split_ws(w.text)) {
@@ -606,6 +616,7 @@ class Walker {
       seen_command_ = true;
       out_.commands.push_back(cmd);
       nested_shell(cmd, arg_nodes);
+      source_file(cmd);
     }
     // command substitutions inside the words
     ts::each_named_child(n, [&](TSNode ch) { walk_children(ch); });
@@ -615,6 +626,34 @@ class Walker {
     std::string p = w.text;
     if (size_t k = p.rfind('/'); k != std::string::npos) p = p.substr(k + 1);
     return p;
+  }
+
+  // `source FILE` / `. FILE` of a file the project knows: its variables hold from here on.
+  void source_file(const Command& cmd) {
+    if (!sourced_ || cmd.argv.size() < 2 || (cmd.argv[0].text != "source" && cmd.argv[0].text != ".")) return;
+    auto it = sourced_->find(cmd.argv[1].text);
+    if (it == sourced_->end()) return;
+    const ShellEnv& e = it->second;
+    for (const auto& [name, at] : e.written) {
+      auto v = e.vars.find(name);
+      if (v != e.vars.end()) vars_[name] = v->second;
+      else vars_.erase(name);
+      auto w = e.words.find(name);
+      if (w != e.words.end()) pieces_[name] = w->second;
+      else pieces_.erase(name);
+      from_sourced_[name] = {at, e.path};
+    }
+  }
+
+  // A word that reads a variable a sourced file set: the assignment is a related place.
+  void note_sourced(const Word& w) {
+    if (from_sourced_.empty() || w.raw.find('$') == std::string::npos) return;
+    for (const auto& [name, where] : from_sourced_) {
+      if (w.raw.find("$" + name) == std::string::npos && w.raw.find("${" + name) == std::string::npos) continue;
+      auto v = vars_.find(name);
+      out_.expansions.push_back({w.loc, where.first,
+                                 "set in " + where.second + " (" + name + "=" + (v == vars_.end() ? "?" : v->second) + ")"});
+    }
   }
 
   // Where the shell starts in `bash -c ...` or in a command that runs one
@@ -641,8 +680,12 @@ class Walker {
       if (a.size() < 2 || a[0] != '-' || a[1] == '-' || a.find('c') == std::string::npos) continue;
       TSNode body = nodes[i + 1];
       std::string_view r = raw(body);
-      bool plain = (is(body, "raw_string")) ||
-                   (is(body, "string") && r.find_first_of("\\$`") == std::string_view::npos);
+      // A double-quoted body is read as written: `$X` and `\<newline>` mean the same to the
+      // inner shell once the outer one expanded them; one holding `$(...)` or backquotes is
+      // not (the outer walk reads those commands already).
+      bool plain = is(body, "raw_string") ||
+                   (is(body, "string") && r.find('`') == std::string_view::npos &&
+                    r.find("$(") == std::string_view::npos);
       if (!plain || r.size() < 2) return;
       TSPoint b = ts_node_start_point(body), e = ts_node_end_point(body);
       b.column += 1;
@@ -725,8 +768,21 @@ class Walker {
 
 void parse_shell(const SourceFile& src, const std::map<std::string, std::string>& vars, int stage,
                  CommandContext context, FileFacts& out, ParseDiag& diag) {
-  Walker w(src, vars, stage, context, out, diag);
+  parse_shell(src, vars, stage, context, out, diag, nullptr);
+}
+
+void parse_shell(const SourceFile& src, const std::map<std::string, std::string>& vars, int stage,
+                 CommandContext context, FileFacts& out, ParseDiag& diag, const SourcedFiles* sourced) {
+  Walker w(src, vars, stage, context, out, diag, sourced);
   w.parse(0, src.text().size(), {0, 0}, {0, 0}, 0);
+}
+
+ShellEnv shell_env(const SourceFile& src) {
+  FileFacts scratch;
+  ParseDiag ignored;  // the file's own parse reports its problems
+  Walker w(src, {}, -1, CommandContext::Script, scratch, ignored);
+  w.parse(0, src.text().size(), {0, 0}, {0, 0}, 0);
+  return w.env();
 }
 
 // ---------------------------------------------------------------------------
@@ -749,8 +805,65 @@ class ShellParser : public Parser {
   }
 };
 
+// Files that scripts source for their settings: `*.env`, `.env*`, `.envrc`, `*.conf`,
+// `*.vars`, extension-less `env`/`*config*` files. Read as shell only when the text looks
+// like one (its first line that is not blank or a comment assigns a variable), so an nginx
+// or INI `.conf` stays silent.
+bool env_file_name(const std::string& n) {
+  if (n == ".envrc" || n == ".env" || starts_with(n, ".env.")) return true;
+  for (const char* ext : {".env", ".conf", ".vars"})
+    if (ends_with(n, ext)) return true;
+  return false;
+}
+
+std::string_view trim_view(std::string_view v) {
+  size_t b = v.find_first_not_of(" \t");
+  return b == std::string_view::npos ? std::string_view() : v.substr(b);
+}
+
+bool looks_like_assignments(std::string_view text) {
+  size_t i = 0;
+  while (i < text.size()) {
+    size_t e = text.find('\n', i);
+    std::string_view l = text.substr(i, e == std::string_view::npos ? std::string_view::npos : e - i);
+    i = e == std::string_view::npos ? text.size() : e + 1;
+    size_t b = l.find_first_not_of(" \t\r");
+    if (b == std::string_view::npos || l[b] == '#') continue;
+    l = l.substr(b);
+    for (std::string_view kw : {"export ", "declare ", "readonly "})
+      if (starts_with(l, kw)) l = trim_view(l.substr(kw.size()));
+    while (starts_with(l, "-")) {  // declare -a / -x
+      size_t sp = l.find(' ');
+      l = sp == std::string_view::npos ? std::string_view() : trim_view(l.substr(sp));
+    }
+    size_t n = 0;
+    while (n < l.size() && name_char(l[n])) ++n;
+    if (n == 0 || std::isdigit(static_cast<unsigned char>(l[0]))) return false;
+    return n < l.size() && (l[n] == '=' || (l[n] == '+' && n + 1 < l.size() && l[n + 1] == '='));
+  }
+  return false;
+}
+
+class ShellEnvParser : public Parser {
+ public:
+  FileKind kind() const override { return FileKind::Shell; }
+  int priority() const override { return -1; }  // any other parser of the name comes first
+  bool accepts(const FileInfo& f) const override {
+    std::string n = lower(f.name);
+    if (env_file_name(n)) return true;
+    // extension-less: sniffed from the head
+    return n.find('.') == std::string::npos && !f.head.empty() && !starts_with(f.head, "#!") &&
+           looks_like_assignments(f.head);
+  }
+  void parse(const SourceFile& src, FileFacts& out, ParseDiag& diag) const override {
+    out.kind = FileKind::Shell;
+    if (looks_like_assignments(src.text())) parse_shell(src, {}, -1, CommandContext::Script, out, diag);
+  }
+};
+
 }  // namespace
 
 SPARKCHECK_PARSER(ShellParser);
+SPARKCHECK_PARSER(ShellEnvParser);
 
 }  // namespace sc

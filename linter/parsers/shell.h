@@ -22,6 +22,29 @@ namespace sc {
 void parse_shell(const SourceFile& src, const std::map<std::string, std::string>& vars, int stage,
                  CommandContext context, FileFacts& out, ParseDiag& diag);
 
+// What a file that a script sources (`source models.conf`, `. ./env.sh`) leaves behind once it
+// has run: each variable's value, the words it splits into where they are written (a bash
+// array's elements too), and where it was last assigned.
+struct ShellValue {
+  std::string text;
+  bool resolved = true;
+  Location loc;
+};
+struct ShellEnv {
+  std::map<std::string, std::string> vars;                      // known values
+  std::map<std::string, std::vector<ShellValue>> words;         // values of 2+ words
+  std::map<std::string, Location> written;                      // every variable it sets
+  std::string path;                                             // the sourced file's display path
+};
+// The sourced files a script names, by the path word's text as written there.
+using SourcedFiles = std::map<std::string, ShellEnv>;
+// Runs `src` as a sourced file (its own `source` lines are not followed).
+ShellEnv shell_env(const SourceFile& src);
+// parse_shell where `source X` / `. X` of a file in `sourced` sets its variables from there on;
+// a word that reads one records an Expansion naming the assignment.
+void parse_shell(const SourceFile& src, const std::map<std::string, std::string>& vars, int stage,
+                 CommandContext context, FileFacts& out, ParseDiag& diag, const SourcedFiles* sourced);
+
 // Expand one shell word as written (quote removal, $X / ${X} / ${X:-default}).
 // `resolved` is false when it depends on an unknown variable or a command
 // substitution; the unresolved pieces stay in the text as written.

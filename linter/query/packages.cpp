@@ -6,6 +6,7 @@
 
 #include "knowledge/cuda.h"
 #include "knowledge/knowledge.h"
+#include "knowledge/versions.h"
 
 namespace sc::query {
 
@@ -148,6 +149,97 @@ const Requirement* torch_installed_before(const PkgEnv& env, const PkgRun& run) 
         if (torch_pin(m.install->tool, r) && !requirement_skips_aarch64(r)) return &r;
   }
   return nullptr;
+}
+
+namespace {
+
+// Do the runs of `env` run one after another on one machine: a Dockerfile stage's RUNs, a
+// shell script's lines? (A README's or a CI file's installs are often alternatives.)
+bool in_sequence(const PkgEnv& env, const PkgRun& run) {
+  if (env.dockerfile) return env.dockerfile->facts->kind == FileKind::Dockerfile;
+  return run.file && run.file->facts->kind == FileKind::Shell;
+}
+
+// Is the run's torch a CUDA build: a CUDA index or uv backend?
+bool cuda_source(const PkgRun& run) {
+  if (run.torch_backend && lower(run.torch_backend_value) != "cpu") return true;
+  for (const IndexUrl& ix : run.indexes)
+    if ((ix.role == IndexRole::IndexUrl || ix.role == IndexRole::ExtraIndexUrl) && cuda_of_url(ix.url) > 0) return true;
+  return false;
+}
+
+}  // namespace
+
+const Requirement* kept_from_earlier(const PkgEnv& env, const PkgRun& run, const Requirement& r, bool* cuda) {
+  if (run.upgrade || !r.url.empty() || r.name.empty() || !in_sequence(env, run)) return nullptr;
+  const Requirement* kept = nullptr;
+  for (const PkgRun& earlier : env.runs) {
+    if (&earlier == &run) break;
+    for (const PkgMember& m : earlier.members)
+      for (const Requirement& e : m.install->packages) {
+        if (e.name != r.name || requirement_skips_aarch64(e)) continue;
+        bool from_cuda = cuda_tag_value(e.local_version) > 0 || cuda_source(earlier);
+        if (!e.exact_version.empty()) kept = knowledge::specifier_allows(r.specifier, e.exact_version) ? &e : nullptr;
+        else kept = from_cuda && (r.specifier.empty() || lower_bound_only(r)) ? &e : nullptr;
+        if (kept && cuda) *cuda = from_cuda;
+      }
+  }
+  return kept;
+}
+
+const Requirement* pinned_later(const PkgEnv& env, const PkgRun& run, const std::string& name) {
+  if (!env.dockerfile || env.dockerfile->facts->kind != FileKind::Dockerfile) return nullptr;
+  bool after = false;
+  for (const PkgRun& later : env.runs) {
+    if (&later == &run) {
+      after = true;
+      continue;
+    }
+    if (!after) continue;
+    if (const Requirement* r = run_pin(later, name); r && !requirement_skips_aarch64(*r)) return r;
+  }
+  return nullptr;
+}
+
+namespace {
+
+// The compose service whose command holds the install at `at`, or null.
+const ComposeService* service_at(const FileFacts& f, const Location& at) {
+  for (const ComposeService& s : f.services)
+    for (size_t i = s.first_command; i < s.end_command && i < f.commands.size(); ++i)
+      if (f.commands[i].loc.range.line <= at.range.line && at.range.line <= f.commands[i].loc.range.end_line) return &s;
+  return nullptr;
+}
+
+// Does the file make a virtual environment (`python -m venv`, `virtualenv`, `uv venv`) before line `line`?
+bool venv_before(const FileFacts& f, int line) {
+  for (const Command& c : f.commands) {
+    if (c.loc.range.line >= line || c.argv.empty()) continue;
+    const std::string& p = c.argv[0].text;
+    if (p == "virtualenv" || (p == "uv" && c.argv.size() > 1 && c.argv[1].text == "venv")) return true;
+    for (size_t i = 1; i + 1 < c.argv.size(); ++i)
+      if (c.argv[i].text == "-m" && (c.argv[i + 1].text == "venv" || c.argv[i + 1].text == "virtualenv")) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+std::string install_place(const PkgEnv& env, const PkgRun& run) {
+  if (env.dockerfile && env.image) {
+    const std::string& ref = env.image->ref;
+    const FileFacts& f = *env.dockerfile->facts;
+    if (f.kind == FileKind::Dockerfile) return "in the " + ref + " stage of " + env.dockerfile->src.path();
+    if (const ComposeService* s = service_at(f, run.install->loc)) return "inside " + ref + " (compose service '" + s->name + "')";
+    return "inside " + ref + " (started by `docker run` in " + env.dockerfile->src.path() + ")";
+  }
+  const ParsedFile* f = run.file;
+  if (!f) return "on the host";
+  if (f->facts->kind == FileKind::Requirements && run.install->tool == Installer::RequirementsFile)
+    return "on bare pip (" + f->src.path() + ", which nothing in the project installs into an image)";
+  if (f->facts->kind == FileKind::CondaEnv) return "in the conda environment " + f->src.path() + " describes";
+  if (venv_before(*f->facts, run.install->loc.range.line)) return "in the virtual environment set up in " + f->src.path();
+  return "on the host (" + f->src.path() + ")";
 }
 
 namespace {

@@ -77,6 +77,21 @@ bool other_platform_install(const Project& p, const ParsedFile& f, const Install
 // conda `pytorch` / `pytorch-cuda` pin. Null when none.
 const Requirement* torch_installed_before(const PkgEnv& env, const PkgRun& run);
 
+// The requirement of r's package that an earlier run of the environment installed and that `r`
+// leaves in place: pip keeps an installed version the specifier allows (an exact pin inside it,
+// or a torch from a CUDA index for a bare name or a lower bound). Only where the runs are one
+// sequence (a Dockerfile stage, a shell script); null when none, or when the run upgrades (-U).
+// `cuda` (when given) says whether that install is known to be a CUDA build.
+const Requirement* kept_from_earlier(const PkgEnv& env, const PkgRun& run, const Requirement& r, bool* cuda = nullptr);
+
+// An exact pin of `name` in a later RUN of the Dockerfile stage: what the image ends with,
+// whatever `run` installed. Null if none (and outside Dockerfiles).
+const Requirement* pinned_later(const PkgEnv& env, const PkgRun& run, const std::string& name);
+
+// Where a run installs, in a user's words: "in the python:3.12 stage of Dockerfile", "inside
+// nvcr.io/... (compose service 'train')", "in the venv setup.sh creates", "on the host (x.sh)".
+std::string install_place(const PkgEnv& env, const PkgRun& run);
+
 // The setting (Dockerfile ARG/ENV, shell assignment or export) in `f` whose line writes `value`
 // into a variable the line at `use` expands ($NAME, ${NAME}): the last one before `use` (a bare
 // `ARG NAME` re-declaring a global ARG is skipped for the global); null when the value was

@@ -309,9 +309,12 @@ void cu13_run_on_cuda12_image(const EnvView& v, const PkgRun& run, Reporter& out
 void cuda12_library(const EnvView& v, const InstalledPackage& ip, Reporter& out) {
   const Requirement& r = *ip.req;
   Requirement rr = r;
-  if (r.name != "sgl-kernel") rr.local_version.clear();
+  // a package whose default-index build is CUDA 12 (sgl-kernel, vllm) keeps its +cu130 tag,
+  // and its CUDA 13 index (cu130 wheels) makes it a CUDA 13 build
+  bool default_build = knowledge::table("default-cuda-builds").find(r.name) != nullptr;
+  if (!default_build) rr.local_version.clear();
   int cm = cuda_major_of_package(rr);
-  if (r.name == "sgl-kernel" && cm == 12 && cu13_index(*ip.run)) cm = 0;  // the cu130 sgl-kernel index
+  if (default_build && cm == 12 && cu13_index(*ip.run)) cm = 0;
   if (cm != 12 || query::conda_like(ip.member->install->tool)) return;
   auto rel = query::command_of(ip);
   if (v.e13.found) {
@@ -378,10 +381,15 @@ void default_index_torch(const EnvView& v, const InstalledPackage& ip, Reporter&
   const PkgRun& run = *ip.run;
   if (query::ngc_image(v.env) || !query::pip_like(run.install->tool)) return;
   if (r.name != "torch" || !r.local_version.empty() || !r.url.empty()) return;
+  bool cuda = false;
+  if (query::kept_from_earlier(v.env, run, r, &cuda) && cuda) return;  // an earlier CUDA torch stays
+  if (const Requirement* later = query::pinned_later(v.env, run, "torch"); later && cuda_tag_value(later->local_version) > 0)
+    return;  // a later CUDA torch pin replaces it
   for (const IndexUrl& ix : run.indexes)  // an index behind an unknown variable: not judged
     if (cuda_of_url(ix.url) > 0 || ix.url.find('$') != std::string::npos) return;
   if ((run.torch_backend && lower(run.torch_backend_value) != "cpu") || cuda_torch_pinned(v.lock_pins_cuda_torch, run)) return;
-  std::string from = "torch from the default package index: on aarch64 (the Spark) that is a CPU-only build";
+  std::string from = "torch from the default package index " + query::install_place(v.env, run) +
+                     ": on aarch64 (the Spark) that is a CPU-only build";
   if (const IndexUrl* cpu = cpu_index(run)) from = "torch from the CPU-only index " + cpu->url + ": on the Spark that is a CPU-only build";
   else if (run.torch_backend) from = "torch with --torch-backend=cpu: on the Spark that is a CPU-only build";
   out.report(finding(Level::Warning, r.loc,

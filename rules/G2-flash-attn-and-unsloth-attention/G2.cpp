@@ -356,6 +356,11 @@ class FlashAttnRule : public Rule {
       if (a && a->is_literal && flash_value(a->literal))
         out.report(fa2_finding(a->loc, "attn_implementation=\"" + a->literal + "\""));
     }
+    // model_kwargs["attn_implementation"] = "flash_attention_2", later from_pretrained(**model_kwargs)
+    for (const PyAssign& a : pf.facts->python.assigns)
+      if (a.is_literal && ends_with(a.target, "[attn_implementation]") && flash_value(a.value))
+        out.report(fa2_finding(a.loc, a.target.substr(0, a.target.size() - 21) + "[\"attn_implementation\"] = \"" +
+                                          a.value + "\""));
   }
 };
 

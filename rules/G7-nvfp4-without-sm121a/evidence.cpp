@@ -149,7 +149,7 @@ static bool naming_key(const std::string& k) {
 
 void Evidence::arch_setting(const std::string& var, const std::string& value, const Location& loc) {
   const Entry* e = table("arch-list-variables").find(var);
-  if (!e) return;
+  if (!e || !e->get("no_fp4_kernels").empty()) return;  // NCCL's NVCC_GENCODE: no FP4 kernels built
   Arch a = classify(value, !e->get("named_archs").empty());
   if (a == Arch::Plain) plain.push_back({loc, var + "=\"" + value + "\""});
   else if (a == Arch::Specific) specific.push_back({loc, var});
@@ -195,9 +195,19 @@ static void nvcc_flags(const Command& c, size_t i, Evidence& ev) {
 }
 
 // NVFP4 uses on a command line: model ids, kernel sources, quantization flags, --fp4-format.
+// A download, upload or container command (knowledge naming-commands): its words name things.
+static bool naming_command(const Command& c) {
+  size_t at = c.argv.size() > 1 && prog_base(c.argv[0].text) == "sudo" ? 1 : 0;
+  const Entry* e = table("naming-commands").find(prog_base(c.argv[at].text));
+  if (!e) return false;
+  const auto& subs = e->list("subcommands");
+  return subs.empty() || (at + 1 < c.argv.size() && std::find(subs.begin(), subs.end(), c.argv[at + 1].text) != subs.end());
+}
+
 static void command_uses(const Command& c, size_t i, Evidence& ev) {
   const Word& w = c.argv[i];
-  if (i == 0) return;
+  if (i == 0 || naming_command(c)) return;
+  if (knowledge::in("naming-flags", c.argv[i - 1].text)) return;  // --name vllm-nvfp4
   if (nvfp4_word(w.text)) ev.uses.push_back({w.loc, w.text});
   for (const Entry& f : table("nvfp4-flags").entries)
     if (w.text == f.get("name") || starts_with(w.text, f.get("name") + "=")) ev.uses.push_back({w.loc, f.get("surface")});

@@ -106,13 +106,29 @@ bool pins_torch_exactly(const Requirement& r) {
   return false;
 }
 
+// Does torch itself come from PyPI where this run installs: no CUDA index or backend, no
+// torch in the base image, none installed before?
+bool torch_from_pypi(const Item& it) {
+  const PkgEnv& env = *it.ip.env;
+  return !replaces_pypi(*it.ip.run) && !query::image_ships_torch(env) &&
+         !query::torch_installed_before(env, *it.ip.run);
+}
+
 // ---- bare pip: torch, triton, xformers, transformers without an exact pin. True when reported.
 bool core_stack_unpinned(const Item& it, Reporter& out) {
   if (!query::has_role(it.r.name, "core-stack") || it.pinned) return false;
+  bool cpu = it.r.name == "torch" && torch_from_pypi(it);
+  bool range = it.r.has_upper_bound && !query::lower_bound_only(it.r);
+  std::string state = query::lower_bound_only(it.r) ? " has only a lower bound"
+                      : range                       ? " allows a range of releases"
+                                                    : " is not pinned";
   warn(out, it,
-       it.what + (query::lower_bound_only(it.r) ? " has only a lower bound" : " is not pinned") +
-           " on bare pip: every fresh install resolves a different torch/triton/transformers combination, and on "
-           "aarch64 PyPI torch is CPU-only",
+       it.what + state + " " + query::install_place(*it.ip.env, *it.ip.run) +
+           (range ? ": torch, triton, xformers and transformers are the core of the stack and need an exact pin "
+                    "(a bounded range is enough for the rest of the torch stack)"
+                  : "") +
+           (range ? "; " : ": ") + "every fresh install resolves a different torch/triton/transformers combination" +
+           (cpu ? ", and on aarch64 PyPI torch is CPU-only" : ""),
        "pin exact versions (==) with the CUDA build (torch==X+cu130 from the cu130 index), or use a lock file / "
        "constraints file");
   return true;
@@ -153,6 +169,14 @@ void dependent_unpinned(const Item& it, Reporter& out) {
   if (it.pinned || !it.r.specifier.empty() || !judged_dependent(it.r)) return;
   if (it.torch_pinned || query::image_ships_torch(*it.ip.env) || replaces_pypi(*it.ip.run)) return;
   if (replaces_earlier_torch(it, out)) return;
+  if (query::run_installs(*it.ip.run, "torch") && !pins_torch_exactly(it.r)) {  // torch is chosen in this run too
+    warn(out, it,
+         it.what + " is unpinned, and so is the torch this install picks: the resolver chooses both, so every fresh "
+                   "install can land on another combination (version coupling with torch and transformers has broken "
+                   "Spark setups)",
+         "pin torch (torch==X+cu130 with the cu130 index) and pin " + it.r.name + ", or install from a lock file");
+    return;
+  }
   warn(out, it,
        it.what + " is unpinned and nothing pins torch: its torch requirement re-resolves torch from PyPI, which on "
                  "aarch64 swaps the CUDA torch for a CPU-only wheel",
@@ -182,6 +206,8 @@ void judge(const Project& p, const InstalledPackage& ip, Reporter& out) {
           query::pinned(p, run, "torch"), query::command_of(ip)};
   if (ngc) it.rel.push_back({ngc->loc, "NGC container with a pinned torch stack"});
   if (unknown_version(r) || unsloth_with_deps(p, it, out)) return;
+  if (query::kept_from_earlier(*ip.env, run, r)) return;  // pip keeps the version installed before
+  if (query::pinned_later(*ip.env, run, r.name)) return;    // a later exact pin decides the version
   if (ngc) return replaces_container_torch(it, out);
   if (g2_source_build(it)) return;
   if (core_stack_unpinned(it, out) || run.no_deps) return;

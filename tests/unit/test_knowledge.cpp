@@ -81,3 +81,18 @@ TEST_CASE("version ranges name a release series", "[knowledge]") {
   CHECK_FALSE(knowledge::version_in_range(*e, "5.4.0rc1"));
   CHECK_FALSE(knowledge::version_in_range(*e, "5.6.0"));
 }
+
+TEST_CASE("specifier_allows reads PEP 440 clauses", "[knowledge]") {
+  using knowledge::specifier_allows;
+  CHECK(specifier_allows(">=2.1", "2.9.1"));
+  CHECK_FALSE(specifier_allows("<2.9", "2.9.1"));
+  CHECK(specifier_allows(">=2.1,<3", "2.9.1"));
+  CHECK_FALSE(specifier_allows(">=2.1, <2.5", "2.9.1"));
+  CHECK(specifier_allows("==2.9.*", "2.9.1"));
+  CHECK_FALSE(specifier_allows("==2.8.*", "2.9.1"));
+  CHECK(specifier_allows("~=2.9.0", "2.9.1"));
+  CHECK_FALSE(specifier_allows("~=2.9.0", "2.10.0"));
+  CHECK(specifier_allows("!=2.9.0", "2.9.1"));
+  CHECK(specifier_allows("", "2.9.1"));
+  CHECK(specifier_allows("==2.9.1", "2.9.1"));  // the local part is ignored by compare_versions
+}

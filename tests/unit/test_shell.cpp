@@ -305,3 +305,44 @@ TEST_CASE("a single-word variable, unset and loop variables keep the old behavio
   CHECK_FALSE(g->argv[1].resolved);
   CHECK(p.facts.expansions.empty());
 }
+
+TEST_CASE("a sourced settings file sets variables and arrays from the source line on", "[shell]") {
+  SourceFile conf("models.conf", "TP=2\nARGS=(\n  --max-model-len 8192\n  --tensor-parallel-size 2\n)\n");
+  ShellEnv env = shell_env(conf);
+  REQUIRE(env.vars.count("TP"));
+  CHECK(env.vars.at("TP") == "2");
+  REQUIRE(env.words.count("ARGS"));
+  CHECK(env.words.at("ARGS").size() == 4);
+  CHECK(env.words.at("ARGS")[3].loc.range.line == 4);
+
+  SourcedFiles sourced{{"./models.conf", env}};
+  Parsed p;
+  SourceFile src("run.sh", "vllm serve m --tp \"$TP\"\nsource ./models.conf\nvllm serve m \"${ARGS[@]}\" --tp \"$TP\"\n");
+  parse_shell(src, {}, -1, CommandContext::Script, p.facts, p.diag, &sourced);
+  REQUIRE(p.facts.commands.size() == 3);
+  CHECK_FALSE(p.facts.commands[0].argv[4].resolved);  // before the source line: unknown
+  const Command& c = p.facts.commands[2];
+  REQUIRE(c.argv.size() == 9);
+  CHECK(c.argv[6].text == "2");
+  CHECK(c.argv[6].loc.path.str() == "models.conf");  // the array's word stays where written
+  CHECK(c.argv[8].text == "2");
+  bool noted = false;
+  for (const Expansion& x : p.facts.expansions) noted = noted || x.what == "set in models.conf (TP=2)";
+  CHECK(noted);
+}
+
+TEST_CASE("double-quoted bash -c strings are read as scripts", "[shell]") {
+  Parsed p = sh("M=m\ndocker exec ctr bash -lc \"vllm serve $M \\\n  --tensor-parallel-size 2\"\n");
+  bool found = false;
+  for (const Command& c : p.facts.commands)
+    if (!c.argv.empty() && c.argv[0].text == "vllm") {
+      found = true;
+      CHECK(argv(c) == std::vector<std::string>{"vllm", "serve", "m", "--tensor-parallel-size", "2"});
+    }
+  CHECK(found);
+  // with a command substitution inside, the outer walk reads it: not parsed twice
+  Parsed q = sh("bash -c \"echo $(date) && vllm serve m\"\n");
+  int vllm = 0;
+  for (const Command& c : q.facts.commands) vllm += !c.argv.empty() && c.argv[0].text == "vllm";
+  CHECK(vllm == 0);
+}
