@@ -11,6 +11,18 @@ namespace sc {
 namespace {
 
 constexpr size_t kMaxPatterns = 10000;  // per file: a hostile .gitignore stays cheap
+// Segments of all patterns of one file: matching a path costs about this times its depth, so a
+// file of thousands of `a/**/b/**/...` patterns cannot make each path a million steps. Patterns
+// past it are dropped (IgnoreFile::dropped).
+constexpr size_t kMaxSegments = 20000;
+
+// `**/**` matches what `**` matches: runs of `**` segments become one.
+void collapse_deep(std::vector<std::string>& segs) {
+  segs.erase(std::unique(segs.begin(), segs.end(), [](const std::string& a, const std::string& b) {
+               return a == "**" && b == "**";
+             }),
+             segs.end());
+}
 
 // Trailing spaces are dropped unless escaped with '\'.
 std::string_view trim_trailing(std::string_view l) {
@@ -23,6 +35,7 @@ std::string_view trim_trailing(std::string_view l) {
 
 bool matches(const IgnorePattern& p, const std::vector<std::string_view>& path) {
   if (p.anchored && !p.deep && p.segments.size() != path.size()) return false;
+  if (p.literal_segments > path.size()) return false;  // more fixed segments than the path has
   if (p.anchored) return segments_match(p.segments, path);
   // an unanchored pattern (one segment) matches the name at any depth
   return !path.empty() && segment_match(p.segments[0], path.back());
@@ -52,10 +65,13 @@ bool match_rows(const std::vector<std::string>& pat, const std::vector<std::stri
   row[S] = 1;  // empty pattern suffix matches empty path suffix
   for (size_t i = P; i-- > 0;) {
     std::fill(next, next + S + 1, 0);
+    bool any = false;
     for (size_t j = S + 1; j-- > 0;) {
       if (pat[i] == "**") next[j] = row[j] || (j < S && next[j + 1]);
-      else next[j] = j < S && segment_match(pat[i], path[j]) && row[j + 1];
+      else next[j] = j < S && row[j + 1] && segment_match(pat[i], path[j]);
+      any = any || next[j];
     }
+    if (!any) return false;  // no suffix of the path matches this pattern suffix
     std::swap(row, next);
   }
   return row[0];
@@ -87,7 +103,9 @@ bool segment_match(std::string_view pat, std::string_view name) {
 }
 
 IgnoreFile parse_ignore(std::string_view text, std::string base) {
-  IgnoreFile f{std::move(base), {}};
+  IgnoreFile f;
+  f.base = std::move(base);
+  size_t segments = 0;
   size_t b = 0;
   while (b < text.size() && f.patterns.size() < kMaxPatterns) {
     size_t e = text.find('\n', b);
@@ -101,8 +119,16 @@ IgnoreFile parse_ignore(std::string_view text, std::string base) {
     if (!l.empty() && l.back() == '/') { p.dir_only = true; l.remove_suffix(1); }
     p.anchored = l.find('/') != std::string_view::npos;
     p.segments = split_segments(l);
+    collapse_deep(p.segments);
     if (p.segments.empty()) continue;
+    if (segments + p.segments.size() > kMaxSegments) {
+      ++f.dropped;
+      continue;
+    }
+    segments += p.segments.size();
     p.deep = std::find(p.segments.begin(), p.segments.end(), "**") != p.segments.end();
+    p.literal_segments = static_cast<size_t>(std::count_if(p.segments.begin(), p.segments.end(),
+                                                           [](const std::string& x) { return x != "**"; }));
     f.patterns.push_back(std::move(p));
   }
   return f;

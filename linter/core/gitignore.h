@@ -13,6 +13,7 @@ struct IgnorePattern {
   bool dir_only = false;              // "pat/"
   bool anchored = false;              // had a '/' before its last character
   bool deep = false;                  // has a "**" segment (else it matches paths of its own depth only)
+  size_t literal_segments = 0;        // segments other than "**": a path needs at least this many
 };
 
 // The patterns of one ignore file, applying to paths below `base`
@@ -20,6 +21,7 @@ struct IgnorePattern {
 struct IgnoreFile {
   std::string base;
   std::vector<IgnorePattern> patterns;
+  size_t dropped = 0;  // patterns past the file's segment budget (kMaxSegments), not used
 };
 
 // Parses .gitignore text (comments, blank lines, '\' escapes, trailing spaces).

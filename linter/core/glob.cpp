@@ -3,6 +3,7 @@
 // segment, a whole '**' segment spans any number of them. A pattern without
 // '/' (a trailing one aside) matches a name at any depth; a pattern matches a
 // path when it matches the path or one of its parent directories.
+#include <algorithm>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -18,6 +19,9 @@ std::vector<std::string> pattern_segments(std::string_view p) {
   size_t slash = p.find('/');
   bool anchored = slash != std::string_view::npos && slash + 1 < p.size();
   std::vector<std::string> segs = split_segments(p);
+  segs.erase(std::unique(segs.begin(), segs.end(),
+                         [](const std::string& a, const std::string& b) { return a == "**" && b == "**"; }),
+             segs.end());  // `**/**` is `**`
   if (!anchored && !segs.empty() && segs[0] != "**") segs.insert(segs.begin(), "**");
   return segs;
 }

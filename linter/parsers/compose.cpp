@@ -99,7 +99,9 @@ class ComposeReader {
 
   void service_commands(const Service& s, const std::map<std::string, std::string>& vars) {
     // entrypoint then command: the container runs them as one argv
-    std::vector<const ConfigEntry*> all = s.entrypoint;
+    std::vector<const ConfigEntry*> all;
+    for (const ConfigEntry* e : s.entrypoint)  // `entrypoint: ""` resets the image's: no word
+      if (!(e->scalar && e->value.empty())) all.push_back(e);
     all.insert(all.end(), s.command.begin(), s.command.end());
     if (all.size() == 1 && !starts_with(all[0]->key(), "[")) return script(*all[0], vars);
     if (all.empty()) return;

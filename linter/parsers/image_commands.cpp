@@ -128,15 +128,20 @@ void run_payload_in(FileFacts& f, const Range& payload, int stage) {
     }
 }
 
-// A command the document runs inside the container it opened last (a Markdown step after
-// `docker run -it IMAGE`, marked Container by the Markdown parser): that image's stage.
+// A command the document runs inside its container (a Markdown step after `docker run -it
+// IMAGE`, or under `# inside the container`, marked Container by the Markdown parser): the
+// stage of the last image named before it, else of the first one after it.
 void latest_image_stage(FileFacts& f) {
   for (Command& c : f.commands) {
     if (c.context != CommandContext::Container || c.stage >= 0) continue;
-    const Image* last = nullptr;
-    for (const Image& im : f.images)
-      if (im.stage >= 0 && im.loc.range.line <= c.loc.range.line && (!last || im.loc.range.line >= last->loc.range.line)) last = &im;
-    if (last) c.stage = last->stage;
+    const Image *last = nullptr, *next = nullptr;
+    for (const Image& im : f.images) {
+      if (im.stage < 0) continue;
+      int l = im.loc.range.line;
+      if (l <= c.loc.range.line && (!last || l >= last->loc.range.line)) last = &im;
+      if (l > c.loc.range.line && (!next || l < next->loc.range.line)) next = &im;
+    }
+    if (const Image* im = last ? last : next) c.stage = im->stage;
     else c.context = CommandContext::Markdown;
   }
 }

@@ -229,15 +229,15 @@ class MarkdownReader {
   }
 
   // Marks the commands that run in the container a step opened; opens and closes it. A
-  // block that says it runs inside (`# inside the container`) runs in the last image named.
+  // block that says it runs inside (`# inside the container`) runs in the document's container
+  // (the last image named before it, else the first after it).
   void container_steps(FileFacts& block, bool says_inside) {
-    bool inside_block = says_inside && docker_seen_;
+    bool inside_block = says_inside;
     for (Command& c : block.commands) {
       if (c.argv.empty()) continue;
       std::string prog = program_name(c.argv[0].text);
       size_t at = prog == "sudo" && c.argv.size() > 1 ? 1 : 0;
       if (is_docker(program_name(c.argv[at].text))) {
-        docker_seen_ = true;
         inside_block = false;
         in_container_ = opens_shell(c, at);
         container_level_ = level_;
@@ -250,7 +250,6 @@ class MarkdownReader {
       if (in_container_ || inside_block) c.context = CommandContext::Container;
     }
   }
-  bool docker_seen_ = false;
 
   static bool is_docker(const std::string& p) { return p == "docker" || p == "podman" || p == "nvidia-docker"; }
 
@@ -278,8 +277,9 @@ class MarkdownReader {
     std::string t = trim(text.substr(0, text.find('\n')));
     if (!starts_with(t, "#")) return false;
     std::string l = lower(t);
-    for (const char* w : {"inside the container", "in the container", "inside container", "inside ngc",
-                          "in the ngc container", "inside the docker", "container shell", "(container)"})
+    for (const char* w : {"inside the container", "in the container", "inside container", "in container",
+                          "inside ngc", "ngc container", "within the container", "in your container",
+                          "inside the docker", "container shell", "(container)"})
       if (l.find(w) != std::string::npos) return true;
     return false;
   }

@@ -27,6 +27,9 @@ const std::vector<std::string>& watch_globs() {
       "**/requirements/**/*.txt",
       "**/*{Dockerfile,dockerfile,DOCKERFILE,Containerfile,containerfile}*",
       "**/{CMakeLists.txt,Makefile,makefile,GNUmakefile}",
+      // settings files scripts source (read as shell when they assign variables)
+      "**/*.{env,conf,vars}",
+      "**/{.env,.envrc,.env.*}",
       // what decides which files are linted
       "**/{.gitignore,.ignore}",
   };

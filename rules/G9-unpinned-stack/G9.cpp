@@ -85,6 +85,8 @@ void replaces_container_torch(const Item& it, Reporter& out) {
   if (run.no_deps || !query::has_role(n, "replaces-ngc-torch")) return;
   if (it.pinned && !run.upgrade) return;
   if (!query::has_role(n, "torch-itself") && it.torch_pinned) return;  // the torch pin holds for the rest
+  // a bare `pip install torch` / `triton`: the container's own build already satisfies it
+  if (query::has_role(n, "torch-itself") && it.r.specifier.empty() && !run.upgrade) return;
   warn(out, it,
        it.what + (run.upgrade ? " upgraded" : " installed unpinned") +
            " inside an NGC container: pip re-resolves torch from PyPI and replaces the container's matched "
@@ -117,6 +119,10 @@ bool torch_from_pypi(const Item& it) {
 // ---- bare pip: torch, triton, xformers, transformers without an exact pin. True when reported.
 bool core_stack_unpinned(const Item& it, Reporter& out) {
   if (!query::has_role(it.r.name, "core-stack") || it.pinned) return false;
+  // triton comes at the version an exactly pinned CUDA torch requires
+  if (knowledge::in("pinned-by-torch", it.r.name) && it.r.specifier.empty() &&
+      (it.torch_pinned || query::torch_installed_before(*it.ip.env, *it.ip.run)))
+    return true;
   bool cpu = it.r.name == "torch" && torch_from_pypi(it);
   bool range = it.r.has_upper_bound && !query::lower_bound_only(it.r);
   std::string state = query::lower_bound_only(it.r) ? " has only a lower bound"

@@ -70,3 +70,28 @@ TEST_CASE("gitignore: stacked files, deeper wins", "[gitignore]") {
   s.pop();
   CHECK(s.ignored("sub/keep.py", false));
 }
+
+TEST_CASE("gitignore: runs of ** match as one, and a hostile file stays bounded", "[gitignore]") {
+  CHECK(ign("a/**/**/**/b\n", "a/b"));
+  CHECK(ign("a/**/**/**/b\n", "a/x/y/b"));
+  CHECK_FALSE(ign("a/**/**/**/b\n", "a/x/y/c"));
+  CHECK(ign("**/**/**/*.log\n", "x/y/z.log"));
+  CHECK_FALSE(ign("a/b/c/d\n", "a/b"));  // more fixed segments than the path: no match
+  // 5,000 patterns of 40 segments each: past the file's segment budget the rest are dropped
+  std::string text;
+  for (int i = 0; i < 5000; ++i) {
+    for (int k = 0; k < 20; ++k) text += "**/a/";
+    text += "x" + std::to_string(i) + "\n";
+  }
+  IgnoreFile f = parse_ignore(text, "");
+  CHECK(f.dropped > 0);
+  size_t segs = 0;
+  for (const IgnorePattern& p : f.patterns) segs += p.segments.size();
+  CHECK(segs <= 20000);
+  std::string deep;
+  for (int k = 0; k < 60; ++k) deep += "a/";
+  IgnoreStack s;
+  s.push(std::move(f));
+  CHECK(s.ignored(deep + "x0", false));
+  CHECK_FALSE(s.ignored(deep + "y", false));
+}
