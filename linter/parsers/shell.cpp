@@ -821,28 +821,34 @@ std::string_view trim_view(std::string_view v) {
   return b == std::string_view::npos ? std::string_view() : v.substr(b);
 }
 
-bool looks_like_assignments(std::string_view text) {
+// The first line of `text` that is not blank or a comment, trimmed on the left ("" if none).
+std::string_view first_statement(std::string_view text) {
   size_t i = 0;
   while (i < text.size()) {
     size_t e = text.find('\n', i);
     std::string_view l = text.substr(i, e == std::string_view::npos ? std::string_view::npos : e - i);
     i = e == std::string_view::npos ? text.size() : e + 1;
     size_t b = l.find_first_not_of(" \t\r");
-    if (b == std::string_view::npos || l[b] == '#') continue;
-    l = l.substr(b);
-    for (std::string_view kw : {"export ", "declare ", "readonly "})
-      if (starts_with(l, kw)) l = trim_view(l.substr(kw.size()));
-    while (starts_with(l, "-")) {  // declare -a / -x
-      size_t sp = l.find(' ');
-      l = sp == std::string_view::npos ? std::string_view() : trim_view(l.substr(sp));
-    }
-    size_t n = 0;
-    while (n < l.size() && name_char(l[n])) ++n;
-    if (n == 0 || std::isdigit(static_cast<unsigned char>(l[0]))) return false;
-    return n < l.size() && (l[n] == '=' || (l[n] == '+' && n + 1 < l.size() && l[n + 1] == '='));
+    if (b != std::string_view::npos && l[b] != '#') return l.substr(b);
   }
-  return false;
+  return {};
 }
+
+// `NAME=...`, `NAME+=...`, `export NAME=...`, `declare -a NAME=(...)`.
+bool assigns(std::string_view l) {
+  for (std::string_view kw : {"export ", "declare ", "readonly "})
+    if (starts_with(l, kw)) l = trim_view(l.substr(kw.size()));
+  while (starts_with(l, "-")) {  // declare -a / -x
+    size_t sp = l.find(' ');
+    l = sp == std::string_view::npos ? std::string_view() : trim_view(l.substr(sp));
+  }
+  size_t n = 0;
+  while (n < l.size() && name_char(l[n])) ++n;
+  if (n == 0 || std::isdigit(static_cast<unsigned char>(l[0]))) return false;
+  return n < l.size() && (l[n] == '=' || (l[n] == '+' && n + 1 < l.size() && l[n + 1] == '='));
+}
+
+bool looks_like_assignments(std::string_view text) { return assigns(first_statement(text)); }
 
 class ShellEnvParser : public Parser {
  public:

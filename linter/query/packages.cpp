@@ -168,6 +168,13 @@ bool cuda_source(const PkgRun& run) {
   return false;
 }
 
+// Does an earlier install `e` (in run `earlier`) stay when `r` is installed after it?
+bool stays(const Requirement& e, const PkgRun& earlier, const Requirement& r, bool& from_cuda) {
+  from_cuda = cuda_tag_value(e.local_version) > 0 || cuda_source(earlier);
+  if (!e.exact_version.empty()) return knowledge::specifier_allows(r.specifier, e.exact_version);
+  return from_cuda && (r.specifier.empty() || lower_bound_only(r));
+}
+
 }  // namespace
 
 const Requirement* kept_from_earlier(const PkgEnv& env, const PkgRun& run, const Requirement& r, bool* cuda) {
@@ -178,9 +185,8 @@ const Requirement* kept_from_earlier(const PkgEnv& env, const PkgRun& run, const
     for (const PkgMember& m : earlier.members)
       for (const Requirement& e : m.install->packages) {
         if (e.name != r.name || requirement_skips_aarch64(e)) continue;
-        bool from_cuda = cuda_tag_value(e.local_version) > 0 || cuda_source(earlier);
-        if (!e.exact_version.empty()) kept = knowledge::specifier_allows(r.specifier, e.exact_version) ? &e : nullptr;
-        else kept = from_cuda && (r.specifier.empty() || lower_bound_only(r)) ? &e : nullptr;
+        bool from_cuda = false;
+        kept = stays(e, earlier, r, from_cuda) ? &e : nullptr;
         if (kept && cuda) *cuda = from_cuda;
       }
   }
