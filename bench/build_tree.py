@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Builds the benchmark tree deterministically (same bytes on every run of the same machine).
 
   bench/build_tree.py OUT [--stdlib-copies N] [--projects N] [--stdlib DIR]

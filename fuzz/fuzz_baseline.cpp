@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Fuzz target: the baseline loader (--baseline FILE, JSON). It reports bad
 // input through its error string and must never throw.
 #include <cstddef>

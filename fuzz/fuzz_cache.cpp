@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Fuzz target: the facts cache decoder (engine/facts_cache.h). A cache file lies in the
 // lint root (.sparkcheck_cache/), so its bytes come from the repository: decode_cache must
 // reject anything inconsistent (false, with a reason) and never crash, hang or throw.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Fuzz target: the command line (linter/cli/main.cpp, built with SPARKCHECK_CLI_FUZZ: its
 // main() is replaced by sparkcheck_fuzz_command_line, which parses argv and checks the
 // arguments of `lint` and `probe` without running any command). The input is argv[1..],

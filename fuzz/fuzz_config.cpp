@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Fuzz target: the configuration loader (.sparkcheck.yaml, [tool.sparkcheck]).
 // The first byte picks the file name (YAML or TOML syntax); the rest is its text.
 // A bad configuration must end in ConfigError; any other exception is a bug.

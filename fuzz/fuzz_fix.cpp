@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Fuzz target: applying fixes (--fix, --diff; engine/fix.h). The file text is linted as
 // standard input (nothing is written), then plan_fixes runs on the findings: the rules' own
 // fixes, and up to three made-up fixes from the input (any range, matching the text or not),

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Fuzz target: the .git/config reader (core/git_config.h). Byte 0 picks the key looked up,
 // the rest is the config text; git_config_value must never crash, hang or throw.
 #include <cstddef>

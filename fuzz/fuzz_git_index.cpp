@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Fuzz target: the .git/index reader (core/git_index.h). The index is untrusted input (a
 // repository's .git comes with it): parse_git_index returns false on anything malformed
 // and must never crash, hang or throw.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Fuzz target: the .gitignore matcher (core/gitignore.h). Input: ignore files and paths,
 // split at "\x1e": the first part is the top's ignore file, the second the ignore file of
 // the directory "sub" (may be absent), the last the paths to match, one a line ('/' at the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Fuzz target: every parser must survive any input (no crash, hang or UB).
 // Built two ways: with clang's libFuzzer (fuzz/build.sh), and linked into a
 // deterministic mutation driver (fuzz_smoke.cpp) that ctest runs under g++.

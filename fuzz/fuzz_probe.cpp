@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Fuzz target: what `sparkcheck probe` parses from the machine (linter/probe): the Python
 // interpreter's report (the JSON after "SPARKCHECK-JSON " on its standard output),
 // cuobjdump's listing, /etc/ld.so.cache, /proc/meminfo, /proc/1/cgroup, a process's cmdline

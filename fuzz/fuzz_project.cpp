@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Fuzz target: the whole lint run (walk, read, parse, link, rules, policy,
 // output) over a small generated project of 2-4 files.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Fuzz target: the language server's framing and JSON-RPC dispatch (server/server.h). The
 // input is the client's byte stream on standard input (Content-Length headers, JSON bodies);
 // sc::lsp::serve reads it from a memory file and writes its answers to /dev/null. Nothing may

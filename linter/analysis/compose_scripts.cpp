@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Scripts that a compose service runs: named by its `command:`/`entrypoint:`, or by the
 // CMD/ENTRYPOINT of the Dockerfile it builds, found through a bind mount or a COPY. The
 // service's `environment:` is known to that script (`${TP:-2}` takes the compose value), so

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Install runs and the Python environments they share (Dockerfile stages, host files).
 #include "analysis/environments.h"
 

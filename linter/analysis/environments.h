@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Install runs (one installer invocation and what it pulls in) and the Python
 // environments they share: a Dockerfile stage with the stages it builds on, or a host file.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Helpers shared by the rules that read launch commands and training code
 // (G2, G7, G10): integer literals, program lookup inside wrapped commands,
 // test-code paths and the node / GPU-per-node layout type. What each launcher's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Paths inside images and projects, shared by the analysis links (project.cpp, compose_scripts.cpp).
 #pragma once
 #include <string>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Project: file lookup and the cross-file links (requirements includes,
 // Dockerfile COPY + pip install -r, scripts that install a requirements file).
 #include "analysis/project.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The linted project: every file, its facts, and the links between files.
 #pragma once
 #include <map>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Settings files that a script sources (`source ./models.conf`, `. "$(dirname "$0")/env.sh"`):
 // the script is read again with the variables and bash arrays they set, from the `source`
 // line on, so `vllm serve "${ENGINE_ARGS[@]}"` sees the flags written in models.conf. A

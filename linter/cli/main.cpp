@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // sparkcheck command line. The only translation unit that includes CLI11.
 #include <unistd.h>
 
@@ -153,7 +154,11 @@ int cmd_rule(const std::string& id, const std::string& format) {
                      .dump(2)
               << "\n";
   } else {
-    std::cout << d->markdown << "\n";
+    std::string checks;
+    for (auto& c : d->checks) checks += (checks.empty() ? "" : ", ") + c;
+    std::cout << d->id << " " << d->name << " (" << d->default_level << "; " << checks << "): " << d->short_description
+              << "\n\n"
+              << d->markdown << "\n";
   }
   return kExitClean;
 }
@@ -248,8 +253,9 @@ void add_lint_command(CLI::App& app, LintArgs& a) {
   auto* lint = app.add_subcommand("lint", "Statically check a project (files and directories, default .)");
   a.cmd = lint;
   lint->add_option("paths", a.paths, "Files or directories to lint");
-  add_repeated(lint, "--format,-f", a.formats,
-               "Output format: text (default), concise, json, sarif, github, junit, gitlab, checkstyle, rdjson; FORMAT:FILE writes that format to FILE (repeatable)");
+  add_repeated(lint, "--format,-f,--output-format", a.formats,
+               "Output format: text (default), concise, json, sarif, github, junit, gitlab, checkstyle, rdjson; FORMAT:FILE writes that format to FILE (repeatable; default $SPARKCHECK_OUTPUT_FORMAT)")
+      ->envname("SPARKCHECK_OUTPUT_FORMAT");
   lint->add_option("--output,-o", a.output, "Write the (single) output format to FILE instead of stdout");
   lint->add_flag("--no-ignore", a.no_ignore, "Do not honour .gitignore files");
   lint->add_flag("--follow-symlinks", a.follow_symlinks,
@@ -385,6 +391,16 @@ bool stdin_paths(LintArgs& a) {
   return true;
 }
 
+// `--select G3` for lint: G3 has no static check; say so instead of a silent clean run.
+void note_probe_only(const std::vector<std::string>& ids, bool quiet) {
+  for (const auto& id : ids) {
+    const sc::RuleDoc* d = sc::find_rule_doc(id);
+    if (!d || quiet || std::find(d->checks.begin(), d->checks.end(), "lint") != d->checks.end()) continue;
+    std::cerr << "sparkcheck: --select " << id << ": " << id << " has no static check; `sparkcheck probe " << id
+              << "` checks it on the machine\n";
+  }
+}
+
 // The configuration of a lint run: the file, then the command line on top.
 bool lint_config(const LintArgs& a, sc::Config& cfg) {
   std::string start = !a.stdin_filename.empty() ? a.stdin_filename : a.paths.empty() ? "." : a.paths.front();
@@ -394,6 +410,7 @@ bool lint_config(const LintArgs& a, sc::Config& cfg) {
       !canonical_rules(a.extend_ignore, "--extend-ignore", ign) || !canonical_rules(a.extend_select, "--extend-select", ext))
     return false;
   if (!sel.empty()) cfg.select = {sel, sc::Origin::cli("--select")};
+  note_probe_only(sel, a.quiet);
   if (!ext.empty() && !cfg.select.value.empty()) {  // an empty select already runs every rule
     cfg.select.value.insert(cfg.select.value.end(), ext.begin(), ext.end());
     cfg.select.from = sc::Origin::cli("--extend-select");
@@ -431,6 +448,8 @@ bool lint_options(const LintArgs& a, const sc::Config& cfg, sc::LintOptions& opt
                       return f == "junit" || f.rfind("junit:", 0) == 0;
                     });
   opt.disk_cache = !a.no_cache && !sc::cache_off_by_env();
+  for (const std::string& own : {cfg.baseline.value, a.write_baseline})
+    if (!own.empty()) opt.own_files.push_back(own);
   if (!cfg.baseline.value.empty() && a.write_baseline.empty()) {
     sc::Baseline bl;
     std::string err;
@@ -509,6 +528,18 @@ bool write_baseline_file(const sc::LintResult& res, const std::string& file, boo
   return true;
 }
 
+bool env_set(const char* name) {
+  const char* v = getenv(name);
+  return v && *v;  // no-color.org, force-color.org: set and not empty
+}
+
+// --color always/never decide; auto: FORCE_COLOR, then NO_COLOR, then whether stdout is a terminal.
+bool use_color(const std::string& mode) {
+  if (mode != "auto") return mode == "always";
+  if (env_set("FORCE_COLOR")) return true;
+  return !env_set("NO_COLOR") && isatty(1);
+}
+
 // Every requested format, each a checked write (a file through a temporary file and rename).
 bool write_outputs(const sc::LintResult& res, const LintArgs& a, const sc::Config& cfg, const std::vector<FormatSpec>& specs,
                    int argc, char** argv, long fixed) {
@@ -521,7 +552,7 @@ bool write_outputs(const sc::LintResult& res, const LintArgs& a, const sc::Confi
   oo.working_directory = res.project.root;
   for (int i = 0; i < argc; ++i) oo.command_line += (i ? " " : "") + std::string(argv[i]);
   for (auto& s : specs) {
-    oo.color = s.file.empty() && (a.color == "always" || (a.color == "auto" && isatty(1) && !getenv("NO_COLOR")));
+    oo.color = s.file.empty() && use_color(a.color);
     auto render = [&](std::ostream& o) { sc::output_writers()[s.name](res, o, oo); };
     std::string why;
     if (!sc::write_report(s.file, render, why)) {
@@ -778,12 +809,26 @@ std::vector<sc::CliOption> spec_options(const CLI::App& cmd) {
   return r;
 }
 
+// What a command's positional arguments complete to: rule ids for `rule`, the probe's
+// checks for `probe`, an IsMember list (`completions`); none for commands without one.
+std::vector<std::string> positional_words(const CLI::App& cmd) {
+  std::vector<std::string> r;
+  const std::string& name = cmd.get_name();
+  for (auto& d : sc::rule_docs())
+    if (name == "rule" || (name == "probe" && std::find(d.checks.begin(), d.checks.end(), "probe") != d.checks.end()))
+      r.push_back(d.id);
+  for (const CLI::Option* o : cmd.get_options())
+    if (o->get_positional() && r.empty())
+      for (auto& ch : choices_of(*o)) r.push_back(sc::trim(ch));
+  return r;
+}
+
 // The command line as --help shows it, for completions and the man page.
 sc::CliSpec cli_spec(const CLI::App& app) {
   sc::CliSpec s{"sparkcheck", app.get_description(), app.get_footer(), std::string("sparkcheck ") + sc::tool_version(),
                 spec_options(app), {}};
   for (const CLI::App* c : app.get_subcommands({}))
-    s.commands.push_back({c->get_name(), c->get_description(), spec_options(*c)});
+    s.commands.push_back({c->get_name(), c->get_description(), spec_options(*c), positional_words(*c)});
   return s;
 }
 
@@ -852,6 +897,7 @@ struct CommandLine {
   ProbeArgs probe;
   DocsArgs docs;
   CLI::App* server = nullptr;
+  CLI::App* version = nullptr;
   CommandLine() {
     app.require_subcommand(1);
     app.footer(
@@ -860,7 +906,8 @@ struct CommandLine {
         "[tool.sparkcheck], found from the linted path upwards (`sparkcheck config` shows it).\nCache: parsed facts are kept "
         "in .sparkcheck_cache/ in the lint root (else $XDG_CACHE_HOME/sparkcheck); --no-cache or SPARKCHECK_NO_CACHE=1 "
         "turns it off.");
-    app.set_version_flag("--version", std::string("sparkcheck ") + sc::tool_version());
+    app.set_version_flag("-V,--version", std::string("sparkcheck ") + sc::tool_version());
+    version = app.add_subcommand("version", "Print the version (same as --version)");
     add_lint_command(app, lint);
     add_config_command(app, config);
     add_rules_commands(app, rules);
@@ -873,6 +920,10 @@ struct CommandLine {
 // Parses argv into `cl`: -1 when a command is to run, else the exit status (--help,
 // --version, a usage error: printed as CLI11 does, with a "did you mean").
 int parse_command_line(CommandLine& cl, int argc, char** argv) {
+  if (argc <= 1) {  // no subcommand: the help, as a usage error
+    std::cout << cl.app.help();
+    return kExitError;
+  }
   try {
     cl.app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -917,6 +968,10 @@ int main(int argc, char** argv) {
   ConfigArgs& config = cl.config;
   DocsArgs& docs = cl.docs;
   if (*cl.server) return sc::lsp::serve(0, 1);
+  if (*cl.version) {
+    std::cout << "sparkcheck " << sc::tool_version() << "\n";
+    return kExitClean;
+  }
   if (*probe.cmd) return cmd_probe(probe);
   if (*rules.rules_cmd) return cmd_rules(rules.rules_format);
   if (*rules.rule_cmd) return cmd_rule(rules.rule_id, rules.rule_format);

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Project configuration: `.sparkcheck.yaml` / `.sparkcheck.yml`, or
 // `[tool.sparkcheck]` in pyproject.toml, found from the linted path upwards;
 // `--config FILE` names one explicitly. Every value remembers where it came from.

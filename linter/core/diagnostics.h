@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Findings (rule results) and notifications (problems with the run itself).
 #pragma once
 #include <compare>

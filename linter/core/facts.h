@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Typed facts that parsers extract from files and rules consume.
 // Every fact carries the exact place it came from.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The one git configuration value the walk needs, core.excludesFile, read
 // from the repository's own config file (no git process). See docs/gitignore.md.
 #pragma once

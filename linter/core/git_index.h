@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Paths tracked in a git repository, read from its index file (no git process).
 // git never ignores a tracked file, so the walk needs them to match
 // `git check-ignore`. The index is untrusted input: every read is bounds-checked.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // .gitignore semantics without running git (a stranger's .git/config can make
 // `git check-ignore` run commands through core.fsmonitor). See docs/gitignore.md.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Path globs for --exclude, config `exclude` and per-file-ignores (one matcher
 // for all three). '/' separates segments: '*', '?' and '[...]' stay inside one
 // segment, a whole '**' segment spans any number of them. A pattern without

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Writes a JSON document piece by piece, laid out exactly as nlohmann's
 // dump(2, ' ', false, replace) lays out the whole document, so that a report
 // of many findings needs memory for one finding at a time, not a DOM of all.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A cheap pre-scan run before handing text to a parser that recurses (or, in
 // the system tree-sitter 0.20.7, double-frees) on very deep nesting.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A memory budget for parsing one file. The engine parses files on several threads; each
 // thread has at most one budget at a time (ParseBudget::Scope), for the file it is parsing.
 // Code that allocates on the parse's behalf (the tree-sitter allocator, parsers/ts_util.h)

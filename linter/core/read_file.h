@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Reading a file named by configuration or on the command line (a config, a
 // baseline) without trusting it: only a regular file is read (a FIFO, device or
 // /dev/zero is refused before any read blocks), and never more than a bound.

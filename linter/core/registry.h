@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Parser, rule and check registries. Adding a file kind or a rule is one new .cpp
 // file that ends with SPARKCHECK_PARSER(...) or SPARKCHECK_RULE(...). What a rule
 // id is checked by ("lint", "probe") is read from here, never from its doc.

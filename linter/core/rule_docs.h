@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Rule documentation parsed from rules/<folder>/<id>.md (embedded at build time).
 // Front matter keys: id, name, short, level, precision, tags. What checks a rule
 // (lint, probe) is not written there: it comes from the registry (core/registry.h).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Source text, positions and ranges shared by every parser, rule and output.
 #pragma once
 #include <array>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Inline suppressions: `# sparkcheck: ignore[G9] -- reason` (this line, or the
 // next line when the comment stands alone) and `# sparkcheck: file-ignore[G1] --
 // reason` (the whole file). Unused suppressions become findings under the

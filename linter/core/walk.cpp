@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "core/walk.h"
 
 #include <dirent.h>
@@ -127,6 +128,7 @@ struct Walker {
   std::string top;  // ignore patterns are relative to this directory
   std::vector<std::string> roots;  // real paths of the directories being walked
   TrackedPaths tracked;            // git never ignores a tracked file
+  bool inside_ignored = false;     // walking below a directory git ignores (for its tracked files)
   std::vector<char> listing;       // getdents64's buffer, reused by every directory
 
   bool excluded(const std::string& display) {
@@ -248,13 +250,15 @@ struct Walker {
     std::string real;  // the target of a followed link
     if (S_ISLNK(st.st_mode) && !follow_link(child, disp, real, st)) return;
     bool is_dir = S_ISDIR(st.st_mode);
-    if (!opt.no_ignore && ignores.size()) {
+    bool ignored_here = false;
+    if (!opt.no_ignore && (ignores.size() || inside_ignored)) {
       std::string rel = rel_to_top(child);
-      if (ignores.ignored(rel, is_dir) && !tracked.has(rel, is_dir)) return;
+      ignored_here = inside_ignored || ignores.ignored(rel, is_dir);
+      if (ignored_here && !tracked.has(rel, is_dir)) return;
     }
     if (is_dir) {
       if (skipped_dir_name(n)) return;
-      if (seen_dirs.insert(st.st_dev, st.st_ino)) return dir(child, depth + 1, real);
+      if (seen_dirs.insert(st.st_dev, st.st_ino)) return ignored_dir(child, depth + 1, real, ignored_here);
       if (!real.empty()) linked_dir_seen(abs, real, disp);
     } else if (S_ISREG(st.st_mode)) {
       add_file(real.empty() ? child : real, disp, st, false);
@@ -281,6 +285,15 @@ struct Walker {
     }
     std::sort(names.begin(), names.end());
     return names;
+  }
+
+  // A directory git ignores but holds tracked files in: below it only tracked files count,
+  // as git ignores every untracked file under an ignored directory.
+  void ignored_dir(const std::string& abs, int depth, const std::string& real, bool ignored) {
+    bool was = inside_ignored;
+    inside_ignored = was || ignored;
+    dir(abs, depth, real);
+    inside_ignored = was;
   }
 
   // Lists `abs`; `real` is the directory's real path when it was reached through
@@ -325,7 +338,7 @@ std::vector<std::string> real_roots(const std::vector<std::string>& paths) {
 
 WalkResult walk(const WalkOptions& opt) {
   WalkResult res;
-  Walker w{opt, res, {}, {}, {}, {}, real_roots(opt.link_roots.empty() ? opt.paths : opt.link_roots), {}, {}};
+  Walker w{opt, res, {}, {}, {}, {}, real_roots(opt.link_roots.empty() ? opt.paths : opt.link_roots), {}, false, {}};
   for (const auto& p : opt.paths) {
     std::error_code ec;
     std::string abs = fs::absolute(p, ec).lexically_normal().generic_string();

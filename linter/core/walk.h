@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Finding the files to lint: recursive walk, skip lists; symbolic links are
 // not followed unless asked (and then only those whose target stays inside the
 // linted directories); only regular files are listed; ignore files are read

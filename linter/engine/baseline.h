@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Baseline files: today's findings recorded by fingerprint, so that a later
 // run reports only new ones (`--write-baseline FILE`, `--baseline FILE`).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // CacheEntries (engine.h): the facts cache's entries, a vector sorted by absolute path.
 #include "engine/engine.h"
 

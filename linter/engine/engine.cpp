@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "engine/engine.h"
 
 #include <fcntl.h>
@@ -366,6 +367,17 @@ std::string lint_root(const LintOptions& opt, const std::vector<std::string>& pa
 
 // The files to lint: standard input as one file, or the walk of the paths. With `repositories`,
 // the walk does not enter a repository but lists it there (engine/units.h).
+// The walk's files less sparkcheck's own (same device and inode), unless named on the command line.
+void drop_own_files(const std::vector<std::string>& own, std::vector<WalkedFile>& files) {
+  for (const auto& path : own) {
+    struct stat st {};
+    if (stat(path.c_str(), &st) != 0) continue;
+    std::erase_if(files, [&](const WalkedFile& wf) {
+      return !wf.explicit_arg && wf.dev == static_cast<int64_t>(st.st_dev) && wf.ino == static_cast<int64_t>(st.st_ino);
+    });
+  }
+}
+
 std::vector<WalkedFile> walk_files(const LintOptions& opt, const std::vector<std::string>& paths, LintResult& res,
                                    std::vector<std::string>* repositories = nullptr,
                                    const std::vector<std::string>& link_roots = {}) {
@@ -382,6 +394,7 @@ std::vector<WalkedFile> walk_files(const LintOptions& opt, const std::vector<std
       if (g.base.empty() || fs::path(g.base).lexically_normal().generic_string() == root) wo.exclude.push_back(g.pattern);
     WalkResult wr = walk(wo);
     files = std::move(wr.files);
+    drop_own_files(opt.own_files, files);
     files.shrink_to_fit();  // kept through parsing: no doubling slack
     res.notifications = std::move(wr.notes);
     res.complete = wr.complete;

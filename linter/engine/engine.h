@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The lint run: walk -> read -> classify -> parse -> link -> rules -> findings.
 #pragma once
 #include <algorithm>
@@ -44,6 +45,7 @@ struct LintOptions {
   std::set<std::string> select;       // empty: all rules
   std::set<std::string> ignore;
   std::vector<std::string> exclude;   // glob patterns on display paths
+  std::vector<std::string> own_files; // sparkcheck's own files (the baseline): not linted unless named
   size_t max_file_bytes = 10u * 1024 * 1024;  // larger files are skipped with a notification
   size_t jobs = 0;                    // parser threads; 0 = one per core (at most 8)
   LintTarget target;                  // Sparks in the cluster; judge library test code or not

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The on-disk facts cache: a ParseCache kept in one file per (lint root, options that change
 // reading and parsing), so that the next `sparkcheck lint` parses only changed files.
 // Format (all integers little-endian; strings and lists length-prefixed):

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Where the facts cache lives and how it is read and written: never through a symbolic
 // link, never more than kMaxCacheBytes, always whole (a temporary file, then a rename).
 #include <fcntl.h>

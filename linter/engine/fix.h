@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Applying fixes (--fix, --diff): per file, the edits of the findings' fixes that may apply,
 // without overlaps, on the text the rules read.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Whether a run linted anything at all: CI must not pass when every file was
 // unreadable, skipped as too large, or not a regular file.
 #pragma once

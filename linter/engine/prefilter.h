@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A cheap test, before parsing, of whether a file can yield a fact any rule reads
 // (knowledge/triggers.yaml: Python files and JSON configs). Files that cannot are not
 // parsed: their facts stay empty.

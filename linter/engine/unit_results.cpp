@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What a split run keeps of each unit (engine/units.h): counts merged at once, the rest
 // spilled to bytes and decoded when every unit is done.
 #include <algorithm>

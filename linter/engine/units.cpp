@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Git repositories side by side, linted one at a time (see units.h).
 #include "engine/units.h"
 

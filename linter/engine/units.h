@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Git repositories side by side: a lint root that is in no git work tree but holds several
 // repositories (a folder of clones) is linted one repository at a time, each as its own
 // project. Links and project-wide evidence stay inside a repository, and memory holds one

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // CUDA versions of wheel indexes, package names and container images, and the
 // platforms a requirement installs on.
 #include "knowledge/cuda.h"

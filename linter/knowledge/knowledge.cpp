@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "knowledge/knowledge.h"
 
 #include <re2/filtered_re2.h>

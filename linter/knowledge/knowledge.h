@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Domain tables loaded from knowledge/*.yaml (packed into the binary at build time). Each table is a
 // list of entries; an entry is a map of string or string-list fields plus its source.
 #pragma once

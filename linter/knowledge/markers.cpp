@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // PEP 508 environment markers evaluated against known marker values (three-valued).
 #include "knowledge/markers.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // PEP 508 environment markers evaluated for a machine: the DGX Spark's marker values live in
 // knowledge/platforms.yaml (spark-marker-values); version comparisons follow PEP 440.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Release version order, and the ranges of knowledge/versions.yaml `broken-combinations`
 // (read by lint G8 and probe G8).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Formats CI systems read, named as ruff and hadolint name them:
 //   gitlab      GitLab Code Quality report (JSON array: description, check_name,
 //               fingerprint, severity, location.path, location.lines.begin)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "output/cli_docs.h"
 
 #include <sstream>
@@ -39,8 +40,9 @@ void bash_command_case(std::ostream& o, const CliCommand& c) {
     if (opt.choices.empty()) o << "COMPREPLY=($(compgen -f -- \"$cur\")); return ;;\n";
     else o << "COMPREPLY=($(compgen -W \"" << joined(opt.choices, " ") << "\" -- \"$cur\")); return ;;\n";
   }
+  std::string rest = c.words.empty() ? "compgen -f -- \"$cur\"" : "compgen -W \"" + joined(c.words, " ") + "\" -- \"$cur\"";
   o << "      esac\n      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W \"" << joined(words, " ")
-    << "\" -- \"$cur\")); else COMPREPLY=($(compgen -f -- \"$cur\")); fi ;;\n";
+    << "\" -- \"$cur\")); else COMPREPLY=($(" << rest << ")); fi ;;\n";
 }
 
 std::string bash_script(const CliSpec& s) {
@@ -69,8 +71,12 @@ std::string fish_script(const CliSpec& s) {
   for (auto& c : s.commands)
     o << "complete -c " << s.program << " -n '__fish_use_subcommand' -a " << c.name << " -d '" << quoted(c.help, false)
       << "'\n";
-  for (auto& c : s.commands)
+  for (auto& c : s.commands) {
     for (auto& opt : c.options) fish_option(o, s, c, opt);
+    if (!c.words.empty())
+      o << "complete -c " << s.program << " -n '__fish_seen_subcommand_from " << c.name << "' -x -a '"
+        << joined(c.words, " ") << "'\n";
+  }
   return o.str();
 }
 
@@ -91,7 +97,7 @@ std::string zsh_script(const CliSpec& s) {
   for (auto& c : s.commands) {
     o << "        " << c.name << ") _arguments";
     for (auto& opt : c.options) o << " \\\n          " << zsh_option(opt);
-    o << " \\\n          '*:file:_files' ;;\n";
+    o << " \\\n          " << (c.words.empty() ? "'*:file:_files'" : "'*:value:(" + joined(c.words, " ") + ")'") << " ;;\n";
   }
   o << "      esac ;;\n  esac\n}\n_" << s.program << " \"$@\"\n";
   return o.str();

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Shell completions and the man page, rendered from the same command
 // definitions as `--help` (linter/cli/main.cpp reads them off CLI11).
 #pragma once
@@ -16,6 +17,7 @@ struct CliOption {
 struct CliCommand {
   std::string name, help;
   std::vector<CliOption> options;
+  std::vector<std::string> words;  // what its positional arguments take; empty: file names
 };
 
 struct CliSpec {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `--format concise`: one line per finding, gcc/quickfix style, for vim/emacs
 // `errorformat`, VS Code problem matchers and grep:
 //   path:line:col: level: [GN] message

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `--diff`: the changes --fix would write, as a unified diff (what `diff -u` prints).
 #pragma once
 #include <string>

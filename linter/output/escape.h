@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Escaping for text a terminal or a CI runner reads: control characters, ANSI
 // and OSC escape sequences, C1 controls and invalid UTF-8 in paths, messages
 // and source lines are shown as \n, \x1b, \xNN; nothing printed can move the

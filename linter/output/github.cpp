@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `--format github`: GitHub Actions workflow commands
 //   ::error file=P,line=L,col=C,endLine=L2,endColumn=C2,title=G1 name::message
 // GitHub keeps at most 10 error, 10 warning and 10 notice annotations per step

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `--format json`: a plain list for scripts.
 #include <nlohmann/json.hpp>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `--format junit`: JUnit XML for CI test-report views (GitLab, Jenkins,
 // Azure Pipelines, CircleCI...). One <testsuite> per linted file; each finding
 // is a failing <testcase>, a suppressed one is <skipped/>, a file without

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Output formats. Each format is one file in linter/output/ that registers a
 // writer with SPARKCHECK_OUTPUT("name", function).
 #pragma once

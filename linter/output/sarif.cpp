@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // SARIF 2.1.0 for GitHub code scanning and other SARIF consumers.
 // Rules come from the embedded rule docs; URIs are %SRCROOT%-relative.
 #include <algorithm>

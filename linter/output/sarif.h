@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Pieces of the SARIF writer shared with the probe's SARIF output.
 #pragma once
 #include <nlohmann/json.hpp>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `sparkcheck lint --statistics`: how many findings each rule made.
 #pragma once
 #include <ostream>

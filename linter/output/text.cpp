@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Human-readable output: `path:line:col: level[GN]: message`, the source line
 // with a marker under the range, the fix, related places, and a summary.
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Writing reports without losing them silently: every write, flush and close is
 // checked. A file is written to a temporary file beside it and renamed into
 // place (a reader never sees half a report; two runs never interleave), and the

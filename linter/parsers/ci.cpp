@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // CI files: GitHub Actions workflows (.github/workflows/*.yml) and GitLab CI
 // (.gitlab-ci.yml). The YAML is read as config like any YAML file; each job's shell
 // steps become Command facts (GitHub `run:` under its `shell:`, GitLab

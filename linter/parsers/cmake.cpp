@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // CMake files (CMakeLists.txt, *.cmake): every command invocation becomes a Command
 // (argv[0] the lower-case command name, then its arguments; a quoted argument holding
 // several flags, "${CMAKE_CUDA_FLAGS} -gencode arch=...", is split into words so each

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Docker Compose files: the YAML is read as config like any YAML file, and each
 // service's `command:` / `entrypoint:` (string or list) becomes Command facts
 // with its `environment:` as the shell's known variables; `environment:` and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // conda environment files (environment.yml, env*.yml with a `dependencies:` key, and any
 // other .yml whose text is one: see conda_env_text): conda specs and channels, plus the
 // nested `- pip:` list as pip requirements.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Generic config trees: YAML (yaml-cpp), JSON (tree-sitter-json), TOML (toml++)
 // flattened to ConfigEntry lists with exact key and value locations.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Launch profiles written as JSON: an argument list (`"base_args": ["--tp", "2", ...]`)
 // beside the program that takes it (`"server_executable": ["sglang", "serve"]`), or a list
 // that starts with the program itself, becomes a Command, as the launcher that reads the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // INI-style text (Markdown ```ini / ```cfg / ```conf blocks): `[section]` headers and
 // `key = value` / `key: value` lines become config entries (section.key); `;` and `#`
 // start comments. systemd units written that way also run things: `Environment=`

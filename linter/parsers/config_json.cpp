@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // JSON configs (DeepSpeed, hf_quant_config.json...) via tree-sitter-json,
 // which keeps exact positions and recovers from errors.
 #include <tree_sitter/api.h>

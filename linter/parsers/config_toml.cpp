@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // TOML configs via toml++ (Debian libtomlplusplus-dev): a TOML 1.0-conformant
 // parser that records the source line/column of every key and value.
 #include <toml++/toml.h>

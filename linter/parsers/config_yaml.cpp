@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // YAML configs (training recipes, accelerate/axolotl/LLaMA-Factory/NeMo YAML).
 // yaml-cpp parses; value end positions are recovered from the source text.
 #include <yaml-cpp/eventhandler.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Dockerfile / Containerfile parser (hand-written, line based, following
 // BuildKit's rules): parser directives, escape-char continuations (comment and
 // blank lines inside a continuation are dropped), heredocs, ARG/ENV

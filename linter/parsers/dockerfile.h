@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Dockerfiles parsed with build args given from outside (a compose service's
 // `build.args`), which override the Dockerfile's ARG defaults.
 #pragma once

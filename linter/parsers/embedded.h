@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Text embedded in another file (a Markdown code block, a compose `command:`
 // string): parsed as a file of its own, then every location moved back onto
 // the file that holds it.

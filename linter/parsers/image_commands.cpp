@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Commands and assignments that name a container image become Image facts, as
 // a FROM line does: `docker run/pull/create`, `podman run/pull/create`,
 // `enroot import docker://...`, `srun --container-image=...`, and `IMAGE=` /

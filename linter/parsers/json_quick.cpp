@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "parsers/json_quick.h"
 
 #include "parsers/ts_util.h"

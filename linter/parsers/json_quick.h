@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A fast, strict JSON check (the grammar nlohmann reads) that drives a SAX-style handler
 // without a DOM and without copying long strings. It only answers for text it is sure of:
 // anything else (a syntax error, a number nlohmann may find out of range, an escape that is

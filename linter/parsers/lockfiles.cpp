@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Lock files: uv.lock, poetry.lock, pdm.lock, pylock.toml (TOML) and
 // conda-lock.yml (YAML). They only record which packages are pinned.
 #include <toml++/toml.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Makefiles (Makefile, GNUmakefile, *.mk): recipe lines (tab-indented, `\` continued)
 // are parsed as shell, each where it stands (make's $(VAR) reads as an unknown value);
 // variable assignments (`NVCC_FLAGS += -gencode ...`) become EnvSetting facts and a

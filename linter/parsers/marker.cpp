@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // PEP 508 environment markers: text -> a tree of `or` / `and` over comparisons.
 // Syntax only; what a marker means on a given machine is decided by the knowledge layer.
 #include <cctype>

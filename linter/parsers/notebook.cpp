@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Jupyter notebooks (.ipynb, nbformat 4): code cells are parsed as Python,
 // `!cmd` / `%pip` / `%%bash` lines as shell. Each cell becomes a view of the
 // .ipynb whose line map points every cell line at the JSON string holding it,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Packaging syntax shared by the requirements / pyproject / conda / Dockerfile / shell
 // parsers: PEP 508 requirements, conda match specs, install-command recognition.
 #pragma once

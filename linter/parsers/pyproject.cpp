@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // pyproject.toml: dependency lists ([project], [dependency-groups], [tool.uv],
 // [build-system]) and package indexes ([[tool.uv.index]], legacy uv/poetry keys).
 // toml++ (Debian libtomlplusplus-dev) is TOML 1.0-conformant and keeps the source

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Python layer (see python.h).
 #include "parsers/python.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Python layer: tree-sitter-python -> PythonFacts (imports, calls with literal
 // arguments, assignments to imported attributes, string literals, defs).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Python configs as config entries: a call to a `...Config` (or `Owner.Config`) class with literal keyword
 // values (TrainingConfig(...), GRPOConfig(...), ParallelismConfig(...)), and a call given
 // as a keyword value of one (JobConfig(parallelism=Parallelism(...))), yield the entries a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Shell layer (see shell.h): tree-sitter-bash -> Command / EnvSetting facts.
 #include "parsers/shell.h"
 

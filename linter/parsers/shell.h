@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Shell layer: bash scripts, Slurm batch files, Dockerfile RUN/CMD bodies and
 // notebook `!cmd` lines become Command facts (tree-sitter-bash).
 #pragma once

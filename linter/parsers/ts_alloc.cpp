@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tree-sitter's allocator: counts what a parse takes against the calling thread's
 // ParseBudget (core/parse_budget.h). tree-sitter 0.20.7 checks no allocation for NULL (its
 // default allocator prints a line and exits), so this one never fails one for the budget:

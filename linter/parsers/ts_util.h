@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Small helpers shared by the tree-sitter based parsers (shell, python, notebook).
 #pragma once
 #include <tree_sitter/api.h>

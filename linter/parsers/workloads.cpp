@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Workload YAML read as more than config, recognised by content: SkyPilot task files
 // (top-level `run:`/`setup:` beside `resources:`/`num_nodes:`/`envs:`...), whose shell
 // blocks become Command facts with `envs:` known, `image_id: docker:IMAGE` an Image and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The probe checks' registry, their context and the report writers (internal to linter/probe).
 #pragma once
 #include <map>

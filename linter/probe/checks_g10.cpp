@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // G10: rendezvous environment, and --config files linted with the G10 rule.
 #include <cstdlib>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Checks that read the hardware: G3 (memory), G4 (thermals), G5 (bandwidth),
 // G6 (neighbours on the GPU).
 #include <algorithm>

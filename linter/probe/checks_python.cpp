@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Checks that read the Python environment: G1 (CUDA majors), G2 (flash-attn,
 // Unsloth), G7 (kernel targets), G8 (known-broken combinations), G9 (drift).
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Context: readings taken once and shared by the checks; small helpers.
 #include <charconv>
 #include <cmath>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Everything `sparkcheck probe` reads from the machine goes through Machine.
 // RealMachine reads the live system (files under a root, NVML and the CUDA
 // driver through dlopen, the Python interpreter through posix_spawn);

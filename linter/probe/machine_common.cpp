@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Pieces both machines share: reading files below a root and scanning /proc.
 #include <dirent.h>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A machine replayed from a fixture directory (see machine.h). Keys absent
 // from machine.json behave like a machine without that facility: no NVML, no
 // CUDA driver, no interpreter, no cuobjdump.

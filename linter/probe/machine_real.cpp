@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The live machine. NVML and the CUDA driver are loaded with dlopen at run
 // time (no CUDA headers, no link dependency): without them the GPU methods
 // report why, and the checks SKIP.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A Machine that passes every call to another one and keeps what it read, so
 // a real run can be saved as a fixture (machine.json + root/) and replayed by
 // FakeMachine. Used when SPARKCHECK_PROBE_RECORD=DIR is set. Environment

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // run_probe: choose the checks, run them on a Machine, write the report.
 #include "probe/probe.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `sparkcheck probe`: runtime checks of the live machine, reported under the rule ids they register.
 #pragma once
 #include <ostream>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The script `sparkcheck probe` runs in the chosen interpreter (`python -I -c`,
 // from an empty temporary directory). It reads installed versions through
 // importlib.metadata (no import), then imports torch and flash_attn only,

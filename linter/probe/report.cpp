@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Probe report writers: text (one `GN VERDICT: evidence` line a check), JSON
 // and SARIF 2.1.0 (the machine as a logical location).
 #include <filesystem>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Runs a program with pipes (posix_spawn, never a shell) under a time limit.
 #pragma once
 #include <string>

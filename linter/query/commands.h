@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Questions about launch commands: which launcher runs, the integer value of a flag.
 // Launchers and their flag spellings are data (knowledge/parallelism.yaml).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Questions about config files (YAML / JSON / TOML entries).
 #pragma once
 #include <optional>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Building a finding. Rules give the level, place, message, fix and related places;
 // the engine fills the rule id, keeps one finding per line and merges related places.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Building fixes. A rule names the text it wants changed inside a place it already reports
 // (the finding's place, a word, a command); the edit is made only where that text stands
 // verbatim in the file, so its range is exact in the real file (a Markdown block, a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // How many nodes and GPUs per node a launch states: launcher flags, #SBATCH directives,
 // Hydra overrides and config keys, all spelled in knowledge/parallelism.yaml
 // (tables launchers, layout-flags, layout-keys).

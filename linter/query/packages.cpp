@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The packaging questions shared by G1, G2 and G9.
 #include "query/packages.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Questions the packaging rules (G1, G2, G9) ask of the project model: which packages an
 // environment installs, on which base image, whether a run pins a package, and what role a
 // package plays in the torch/CUDA stack (knowledge/packages.yaml).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What the client says about itself and what it reports: the server's options (from
 // initializationOptions or workspace/didChangeConfiguration), and the file watchers the
 // server asks for (workspace/didChangeWatchedFiles) so that files changed outside the

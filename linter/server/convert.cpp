@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "server/convert.h"
 
 #include "core/rule_docs.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // sparkcheck findings as LSP objects: diagnostics, code actions, hover text.
 #pragma once
 #include <optional>

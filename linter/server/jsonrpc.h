@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // JSON-RPC 2.0 over a byte stream with LSP's base protocol framing:
 // `Content-Length: N\r\n` (other headers ignored), a blank line, then N bytes of JSON.
 #pragma once

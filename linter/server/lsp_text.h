@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Positions and document URIs as LSP has them: 0-based lines, columns in UTF-16
 // code units; sparkcheck's Range has 1-based lines and code-point columns.
 #pragma once

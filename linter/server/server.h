@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `sparkcheck server`: a language server (LSP 3.17 over stdio). It keeps the open
 // buffers, re-lints the workspace with them laid over the files on disk after each
 // burst of changes, and republishes the diagnostics of every file whose findings changed.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // One lint of a workspace folder with the editor's buffers laid over the disk.
 #include <filesystem>
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The sparkcheck binary installed by this wheel (it lives in the environment's bin/)."""
 import os
 import sys

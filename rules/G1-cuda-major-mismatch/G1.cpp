@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // G1: CUDA 12 / CUDA 13 mismatches and CUDA builds without Blackwell kernels.
 // Each sub-check below is one bullet of G1.md "What it catches".
 #include "core/registry.h"

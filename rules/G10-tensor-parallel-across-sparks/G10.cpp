@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // G10: tensor parallelism > 1 on DGX Sparks (one GPU each) always crosses the
 // ConnectX-7 link. Training -> error (use FSDP/DDP); inference and RL rollout -> note.
 // Where TP sizes are written: surfaces.cpp; here, when they span Sparks.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "rules/G10-tensor-parallel-across-sparks/surfaces.h"
 
 #include <algorithm>

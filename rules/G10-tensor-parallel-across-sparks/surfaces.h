@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // G10 surfaces: every literal tensor-parallel size > 1 a file states (launch flags, Hydra
 // overrides, config keys, Python calls and assignments), with the node layout and the GPU count
 // its other degrees need. Spellings: knowledge/parallelism.yaml.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // G2: flash-attn on aarch64/sm_121 (bare pip), and Unsloth dropping an explicit
 // attn_implementation request on its FastLlamaModel path.
 #include <algorithm>

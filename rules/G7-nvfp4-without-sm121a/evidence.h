@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // G7 evidence: where a project uses NVFP4, where it names CUDA architectures (12.1 plain or
 // arch-specific) and where it builds CUDA kernels. Spellings: knowledge/arch.yaml, nvfp4.yaml.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // G8 (lint): a file installs a version combination, or writes a setting, that
 // knowledge/versions.yaml `broken-combinations` records as broken on a DGX Spark; the
 // probe's G8 checks the same table against what a machine has installed.

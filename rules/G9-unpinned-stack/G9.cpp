@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // G9: bare-pip ML stacks that drift (unpinned torch/transformers, lower bounds only,
 // re-resolving torch inside an NGC container, unsloth with its dependencies).
 // Each sub-check below is one bullet of G9.md "What it catches".

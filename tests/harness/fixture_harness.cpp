@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Fixture harness: lints one fixture case (a file, or a directory linted as a
 // project) and checks that the findings are exactly the annotated ones.
 // Syntax (fixtures/README.md): an expectation is RULE[:LEVEL][@colN].

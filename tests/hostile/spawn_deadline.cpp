@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Row 11: a child that closes stdout/stderr and keeps running must not hold the
 // probe past its deadline: spawn_capture kills its process group.
 #include <chrono>

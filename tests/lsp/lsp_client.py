@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """A minimal LSP client over pipes, for tests: frames messages, collects notifications."""
 import json
 import queue

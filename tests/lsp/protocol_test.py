@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Protocol-level tests of `sparkcheck server`, driven over pipes.
 
 usage: protocol_test.py SPARKCHECK PROJECT_TEMPLATE WORKDIR

@@ -36,6 +36,17 @@ check "download: checksum mismatch gives no binary" bash -c '! grep -q "^bin=" "
 env SC_GIVEN=/opt/sc GITHUB_OUTPUT="$TMP/out" bash "$S/action-download.sh" >/dev/null
 check "download: a given binary wins" grep -qx 'bin=/opt/sc' "$TMP/out"
 
+# action-key.sh: the source build's cache key follows the action's content, not .git
+A="$TMP/action"; mkdir -p "$A/linter" "$A/.git"; echo 'int x;' > "$A/linter/a.cpp"; echo v1 > "$A/.git/HEAD"
+k1="$(bash "$S/action-key.sh" "$A" v1.0.0)"
+echo v2 > "$A/.git/HEAD"; mkdir -p "$A/build"; echo junk > "$A/build/o"
+check "key: same sources, same key (.git and build folders do not count)" [ "$k1" = "$(bash "$S/action-key.sh" "$A" v1.0.0)" ]
+echo 'int y;' > "$A/linter/a.cpp"
+k2="$(bash "$S/action-key.sh" "$A" v1.0.0)"
+check "key: a changed source file changes the key" [ "$k1" != "$k2" ]
+check "key: the ref is part of the key" bash -c '[[ "$1" == key=v1.0.0-* ]] && [ "$1" != "$(bash "$2" "$3" main)" ]' _ "$k2" "$S/action-key.sh" "$A"
+check "key: a hostile ref is reduced to safe characters" bash -c '[[ "$(bash "$1" "$2" "a b;\$(x)")" =~ ^key=[A-Za-z0-9._-]+$ ]]' _ "$S/action-key.sh" "$A"
+
 # action-sarif.sh
 python3 - "$TMP/a.sarif" 3 <<'PY'
 import json, sys

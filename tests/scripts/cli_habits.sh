@@ -120,4 +120,35 @@ if command -v groff >/dev/null; then
   out="$(groff -man -Tutf8 -ww -z "$TMP/sparkcheck.1" 2>&1)"
   check "groff renders the man page without warnings" [ -z "$out" ]
 fi
+# ---- issue 26's habits ----
+v="$("$SPARKCHECK" --version)"
+check "-V prints the version" [ "$("$SPARKCHECK" -V)" = "$v" ]
+check "'sparkcheck version' prints the version" [ "$("$SPARKCHECK" version)" = "$v" ]
+out="$("$SPARKCHECK" 2>&1)"; rc=$?
+check "bare sparkcheck prints the help (exit 2)" bash -c '[ "$1" -eq 2 ] && grep -q "lint" <<<"$2" && grep -q "probe" <<<"$2"' _ "$rc" "$out"
+out="$(lint --output-format json)"
+check "--output-format is --format" python3 -c 'import json,sys; json.loads(sys.argv[1])' "$out"
+out="$(cd "$P" && SPARKCHECK_OUTPUT_FORMAT=concise "$SPARKCHECK" lint --color never)"
+check "SPARKCHECK_OUTPUT_FORMAT picks the format" grep -q '^a/requirements.txt:1:1: error: \[G1\]' <<<"$out"
+out="$(cd "$P" && SPARKCHECK_OUTPUT_FORMAT=concise "$SPARKCHECK" lint --color never --format json)"
+check "--format wins over SPARKCHECK_OUTPUT_FORMAT" python3 -c 'import json,sys; json.loads(sys.argv[1])' "$out"
+tty_lint() { (cd "$P" && env "$@" python3 -c 'import pty,sys; pty.spawn(sys.argv[1:])' "$SPARKCHECK" lint -q a/requirements.txt); }
+esc=$'\e[1m'
+check "on a terminal: colour" grep -qF "$esc" <<<"$(tty_lint -u NO_COLOR -u FORCE_COLOR)"
+check "NO_COLOR=1: no colour" bash -c '! grep -qF "$1" <<<"$2"' _ "$esc" "$(tty_lint -u FORCE_COLOR NO_COLOR=1)"
+check "an empty NO_COLOR keeps colour (no-color.org)" grep -qF "$esc" <<<"$(tty_lint -u FORCE_COLOR NO_COLOR=)"
+check "FORCE_COLOR=1 colours a pipe" grep -qF "$esc" <<<"$(cd "$P" && FORCE_COLOR=1 "$SPARKCHECK" lint -q a/requirements.txt)"
+check "--color never beats FORCE_COLOR" bash -c '! grep -qF "$1" <<<"$2"' _ "$esc" "$(cd "$P" && FORCE_COLOR=1 "$SPARKCHECK" lint -q --color never a/requirements.txt)"
+err="$(lint --select G3 2>&1 >/dev/null)"
+check "--select G3 for lint says G3 is a probe check" grep -q 'G3 has no static check; `sparkcheck probe G3`' <<<"$err"
+check "rule G1 starts with its id and title" grep -Eq '^G1 .*cuda' <<<"$("$SPARKCHECK" rule G1 | head -1)"
+"$SPARKCHECK" completions bash > "$TMP/sc2.bash"
+out="$(bash -c '. "$1"; COMP_WORDS=(sparkcheck rule G); COMP_CWORD=2; _sparkcheck_complete; echo "${COMPREPLY[*]}"' _ "$TMP/sc2.bash")"
+check "bash completion of 'rule' offers rule ids, not files" bash -c '[[ "$1" == G1\ * ]]' _ "$out"
+out="$(bash -c '. "$1"; COMP_WORDS=(sparkcheck probe G); COMP_CWORD=2; _sparkcheck_complete; echo "${COMPREPLY[*]}"' _ "$TMP/sc2.bash")"
+check "bash completion of 'probe' offers its checks" grep -qw G3 <<<"$out"
+(cd "$P" && "$SPARKCHECK" lint -q --write-baseline base.json >/dev/null 2>&1)
+out="$(cd "$P" && "$SPARKCHECK" lint --baseline base.json --show-files 2>/dev/null)"
+check "the baseline file itself is not linted" bash -c '! grep -q "base.json" <<<"$1" && grep -q requirements.txt <<<"$1"' _ "$out"
+rm -f "$P/base.json"
 finish

@@ -40,6 +40,8 @@ if command -v cpack >/dev/null && command -v dpkg-deb >/dev/null && [ -f "$SC_BU
     fi
     check ".deb control names the package" bash -c 'dpkg-deb -f "$1" Package | grep -qx sparkcheck' _ "$deb"
     dpkg-deb -x "$deb" "$TMP/x"
+    check ".deb copyright: Apache-2.0, no 'all rights reserved'" bash -c 'grep -q "^License: Apache-2.0" "$1" && ! grep -qi "all rights reserved by the authors" "$1"' _ "$TMP/x/usr/share/doc/sparkcheck/copyright"
+    check ".deb recommends nothing (lint runs no git)" bash -c '[ -z "$(dpkg-deb -f "$1" Recommends)" ]' _ "$deb"
     check "binary from the .deb runs" ${SC_EMULATOR:-} "$TMP/x/usr/bin/sparkcheck" --version
   fi
 else

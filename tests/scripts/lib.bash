@@ -5,7 +5,7 @@ set -uo pipefail
 export SPARKCHECK_NO_CACHE=1
 FAILS=0
 TMP="$(mktemp -d)"
-trap 'rm -rf "$TMP"' EXIT
+trap '[ -n "${KEEP_TMP:-}" ] || rm -rf "$TMP"' EXIT
 ok()   { echo "ok   - $*"; }
 fail() { echo "FAIL - $*"; FAILS=$((FAILS + 1)); }
 check() { local what="$1"; shift; if "$@"; then ok "$what"; else fail "$what"; fi; }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Running one rule over a project built from in-memory files, for unit tests.
 #pragma once
 #include <catch2/catch.hpp>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A project of in-memory files kept for inspection (G1, G2, G9 and query-layer tests).
 #pragma once
 #include "launch_rules.h"

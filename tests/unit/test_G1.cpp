@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // G1 sub-checks, one test each (rules/G1-cuda-major-mismatch/G1.md "What it catches").
 #include <catch2/catch.hpp>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // G10 sub-checks, one test each: launch flags, Hydra overrides, config keys, Python
 // keyword arguments, device meshes, attribute assignments, the multi-GPU judgement and
 // unreadable numbers.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // G2 sub-checks, one test each (rules/G2-flash-attn-and-unsloth-attention/G2.md "What it catches").
 #include <catch2/catch.hpp>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // G9 sub-checks, one test each (rules/G9-unpinned-stack/G9.md "What it catches").
 #include <catch2/catch.hpp>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Unit tests for the configuration (linter/config): keys, values, errors with
 // file and line, discovery, origins, and mapping onto lint options.
 #include <catch2/catch.hpp>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Core: source ranges, UTF-8, globbing, config trees, rule docs, fingerprints.
 #include <catch2/catch.hpp>
 

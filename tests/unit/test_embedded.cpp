@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Unit tests for text embedded in other files: Markdown code blocks and
 // compose commands (linter/parsers/markdown.cpp, compose.cpp, embedded.*).
 #include <catch2/catch.hpp>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The on-disk facts cache: every fact type survives the round trip; a damaged or forged file
 // is rejected as a whole (or read back naming only its own file), never a crash.
 #include <catch2/catch.hpp>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Autofix building blocks: byte offsets of a range, applying fixes without overlaps and
 // only where the file still holds the old text, the unified diff, and the rules' edits.
 #include <catch2/catch.hpp>

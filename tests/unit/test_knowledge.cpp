@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The knowledge tables (knowledge/*.yaml): every table loads, every entry has a source,
 // patterns compile, and the accessors behave.
 #include <catch2/catch.hpp>

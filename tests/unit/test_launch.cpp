@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Unit tests for the launch-layout helpers used by G2/G7/G10 (linter/analysis/launch.*).
 #include <catch2/catch.hpp>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Unit tests for the language server's conversions (linter/server): positions in UTF-16,
 // file URIs, fixes and suppression comments as LSP edits, framing of JSON-RPC messages.
 #include <catch2/catch.hpp>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Unit tests for the concise, github and junit writers on synthetic results.
 #include <catch2/catch.hpp>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Unit tests for the packaging layer: requirement lines, conda specs, Dockerfile
 // parsing (continuations, heredocs, ARG/ENV), image classification, install
 // derivation and the project links.

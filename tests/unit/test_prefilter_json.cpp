@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The JSON prefilter (knowledge/triggers.yaml json-triggers): a JSON file is skipped only when
 // no config reader could find a key or value in it, and never when parsing it gives a note.
 #include <catch2/catch.hpp>

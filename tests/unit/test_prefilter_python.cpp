@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Prefilter::trim: a parsed Python file keeps the calls, assignments and string literals a rule
 // may read (a line holding a python-triggers word, such a word in a literal, a python-fact-names
 // name) and all its imports; the rest goes. With the filter off, nothing goes.

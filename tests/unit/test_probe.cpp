@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // sparkcheck probe: every verdict path, on fake machines built from
 // fixtures-probe/ (plus JSON merge patches for the variants).
 #include <catch2/catch.hpp>

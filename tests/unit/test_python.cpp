@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Unit tests for the Python and notebook layers.
 #include <catch2/catch.hpp>
 

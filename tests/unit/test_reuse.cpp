@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A warm run (LintOptions::reuse: unchanged files keep their facts from the last run) must
 // give exactly the findings and notifications of a cold run, across edits and cross-file links.
 #include <catch2/catch.hpp>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Unit tests for the shell layer (linter/parsers/shell.*).
 #include <catch2/catch.hpp>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Unit tests for inline suppressions (core/suppress.*), the engine's policy
 // pass (severity, per-file-ignores, unused suppressions) and baselines.
 #include <catch2/catch.hpp>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Git repositories side by side: which files make a unit (engine/units.h).
 #include <unistd.h>
 
