@@ -19,6 +19,7 @@
 #include <new>
 #include <set>
 #include <thread>
+#include <tuple>
 
 #include "core/parse_budget.h"
 #include "core/registry.h"
@@ -35,7 +36,8 @@ namespace {
 namespace fs = std::filesystem;
 
 // Takes one rule's findings: fills the rule id and keeps one finding per line (the most
-// severe; the first on a tie), merging the related places of the ones it drops.
+// severe; the first on a tie), merging the related places of the ones it drops; a dropped
+// finding at another column (another package of one pip line) becomes a related place too.
 class Collector : public Reporter {
  public:
   void start(std::string rule) {
@@ -53,6 +55,10 @@ class Collector : public Reporter {
     }
     Finding& kept = it->second;
     if (static_cast<int>(f.level) > static_cast<int>(kept.level)) std::swap(kept, f);
+    if (f.loc.range.col != kept.loc.range.col && f.message != kept.message)
+      kept.related.insert(std::find_if(kept.related.begin(), kept.related.end(),
+                                       [](const Related& r) { return !starts_with(r.message, "also on this line: "); }),
+                          Related{f.loc, "also on this line: " + f.message});
     kept.related.insert(kept.related.end(), f.related.begin(), f.related.end());
   }
   void note(Notification n) override { notes.push_back(std::move(n)); }
@@ -61,9 +67,11 @@ class Collector : public Reporter {
     for (auto& key : order_) {
       Finding& f = by_line_.at(key);
       std::vector<Related> rel;
-      std::set<std::pair<std::string, int>> seen;
-      for (auto& r : f.related)
-        if (r.loc.range.valid() && seen.insert({r.loc.path, r.loc.range.line}).second) rel.push_back(r);
+      std::set<std::tuple<std::string, int, int>> seen;  // one related place per line; "also" ones per column
+      for (auto& r : f.related) {
+        int col = starts_with(r.message, "also on this line: ") ? r.loc.range.col : 0;
+        if (r.loc.range.valid() && seen.insert({r.loc.path, r.loc.range.line, col}).second) rel.push_back(r);
+      }
       f.related = std::move(rel);
       found.push_back(std::move(f));
     }

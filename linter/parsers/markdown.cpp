@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Markdown (CommonMark, libcmark): the code blocks of a README are parsed as
 // the file kinds their info strings name (```bash, ```dockerfile, ```yaml...),
 // untagged and indented blocks only when their first line is a command (or a
@@ -103,7 +104,8 @@ bool looks_like_commands(const Block& b) {
       "pip", "pip3", "uv", "conda", "mamba", "micromamba", "docker", "podman", "enroot", "srun", "sbatch",
       "torchrun", "accelerate", "deepspeed", "vllm", "python", "python3", "export", "git", "apt", "apt-get",
       "huggingface-cli", "hf", "nvidia-smi", "trtllm-serve", "trtllm-build", "sglang", "mpirun", "bash",
-      "cd", "curl", "wget", "llamafactory-cli", "tune", "ollama", "nvcc", "cmake", "make"};
+      "cd", "curl", "wget", "llamafactory-cli", "tune", "ollama", "nvcc", "cmake", "make", "ray", "source",
+      "nohup", "ssh"};
   for (const std::string& l : b.lines) {
     std::string t = trim(l);
     if (t.empty() || (t[0] == '#' && !starts_with(t, "# ") ) || assignment_line(t)) continue;
@@ -111,6 +113,29 @@ bool looks_like_commands(const Block& b) {
     return progs.count(first_word(t)) > 0;
   }
   return false;
+}
+
+// A ".md" notes file that is shell without fences: no fence line, and at least 3 of every
+// 5 lines that start a command (not continuations or indented text) begin with a known
+// program, an assignment or a comment. Read whole as one untagged block.
+bool shell_notes(const std::vector<std::string>& lines, Block& b) {
+  if (std::any_of(lines.begin(), lines.end(), [](const std::string& l) { return fence_line(l); })) return false;
+  b.lines = lines;
+  b.first_line = 1;
+  if (!looks_like_commands(b)) return false;
+  size_t starts = 0, shell = 0;
+  bool continued = false;
+  for (const std::string& l : lines) {
+    std::string t = trim(l);
+    bool lead = !t.empty() && !continued && !std::isspace(static_cast<unsigned char>(l[0]));
+    continued = !t.empty() && t.back() == '\\';
+    if (!lead) continue;
+    ++starts;
+    Block one;
+    one.lines = {t};
+    shell += t[0] == '#' || assignment_line(t) || looks_like_commands(one);
+  }
+  return starts > 0 && shell * 5 >= starts * 3;
 }
 
 // What a block's info string says it holds: a file name the registry knows, "sh", or "".
@@ -332,7 +357,11 @@ class MarkdownParser : public Parser {
   void parse(const SourceFile& src, FileFacts& out, ParseDiag& diag) const override {
     out.kind = FileKind::Markdown;
     MarkdownReader r(src, out, diag);
-    for (Block& b : code_blocks(src.text())) r.block(b);
+    std::vector<Block> blocks;
+    Block notes;
+    if (shell_notes(split_lines(src.text()), notes)) blocks.push_back(std::move(notes));
+    else blocks = code_blocks(src.text());
+    for (Block& b : blocks) r.block(b);
   }
 };
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Packaging syntax: PEP 508 requirements, conda match specs, and pip/uv/conda
 // command lines turned into Install facts. No domain judgement here.
 #include "parsers/packaging.h"
@@ -284,11 +285,19 @@ struct Arg {
   Location vloc;
 };
 
+// "[https://x](https://x)", a Markdown link pasted from rendered docs (a shell splits it at
+// the parenthesis: "[https://x]"): the URL inside the brackets.
+std::string unlinked(const std::string& url) {
+  size_t close = url.find(']');
+  if (url.size() < 3 || url[0] != '[' || close == std::string::npos || close < 2) return url;
+  return url.substr(1, close - 1);
+}
+
 void add_index(Install& in, const std::string& url, IndexRole role, const Location& loc) {
   if (url.empty()) return;
   // PIP_EXTRA_INDEX_URL may carry several URLs separated by spaces.
   for (auto& u : split(url, ' ')) {
-    std::string x = trim(u);
+    std::string x = unlinked(trim(u));
     if (!x.empty()) in.indexes.push_back({x, role, loc});
   }
 }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // pip requirements / constraints files (and pip-tools *.in): one Install per file.
 #include <cctype>
 #include <set>
@@ -42,7 +43,12 @@ bool requirements_name(const FileInfo& f) {
     // any *.txt inside a requirements/ directory
     return starts_with(p, "requirements/") || p.find("/requirements/") != std::string::npos;
   }
-  if (ends_with(n, ".in")) return n != "manifest.in" && n != "makefile.in" && n != "config.h.in";
+  // pip-compile inputs (requirements.in, dev.in); not templates: MANIFEST.in, kernel.ptx.in, config.h.in
+  if (ends_with(n, ".in")) {
+    std::string stem = n.substr(0, n.size() - 3);
+    return !stem.empty() && stem.find('.') == std::string::npos && stem != "manifest" && stem != "makefile" &&
+           stem != "doxyfile";
+  }
   return false;
 }
 

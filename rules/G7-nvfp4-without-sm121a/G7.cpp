@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // G7: NVFP4 on a DGX Spark needs kernels built for the arch-specific target
 // sm_121a (12.1a); a plain 12.1 / sm_121 / "Blackwell" build compiles the native
 // FP4 conversion out. What the project says is gathered in evidence.cpp.
@@ -59,14 +60,17 @@ bool archs_named_near(const Evidence& ev, const Place& u) {
          std::any_of(ev.specific.begin(), ev.specific.end(), near_u);
 }
 
-// 2. NVFP4 used where the project builds CUDA kernels with no architecture list at all.
-void build_without_arch(const Place& u, std::vector<Related> related, Reporter& out) {
+// 2. A kernel build with no architecture list at all, near NVFP4 uses: one finding at the
+// build, the first uses as related places.
+void build_without_arch(const Place& b, const std::vector<const Place*>& uses, Reporter& out) {
+  std::vector<Related> related;
+  for (const Place* u : uses)
+    if (related.size() < 3) related.push_back({u->loc, "NVFP4 used here: " + u->what});
   out.report(query::finding(
-      Level::Warning, u.loc,
-      "NVFP4 (" + u.what +
-          ") in a project that builds CUDA kernels with no 12.1a target: without sm_121a the native FP4 "
-          "conversion is compiled out and NVFP4 kernels fall back to a software path that produced NaN "
-          "on a DGX Spark (vllm-project/vllm PR #37725)",
+      Level::Warning, b.loc,
+      b.what + " builds CUDA kernels with no 12.1a target, and NVFP4 (" + uses.front()->what +
+          ") is used beside it: without sm_121a the native FP4 conversion is compiled out and NVFP4 kernels "
+          "fall back to a software path that produced NaN on a DGX Spark (vllm-project/vllm PR #37725)",
       "build the kernels with TORCH_CUDA_ARCH_LIST=\"12.1a\" (CMake: CMAKE_CUDA_ARCHITECTURES=121a), "
       "or use a prebuilt NGC engine",
       std::move(related)));
@@ -98,17 +102,38 @@ void never_targets_121a(const std::vector<const Place*>& uses, Reporter& out) {
       std::move(more)));
 }
 
+// Is `dir` the build's directory or below it? A build serves the uses in its own tree; a
+// top-level README naming NVFP4 does not make a nested toy `nvcc hello.cu` an NVFP4 build.
+bool in_tree_of(const Place& b, const std::string& dir) {
+  return b.dir.empty() || dir == b.dir || starts_with(dir, b.dir + "/");
+}
+
+// The uses in build `b`'s tree that no architecture list speaks for, one per line.
+std::vector<const Place*> unlisted_uses_near(const Evidence& ev, const Place& b) {
+  std::vector<const Place*> r;
+  std::set<std::pair<std::string, int>> lines;
+  for (const auto& u : ev.uses)
+    if (in_tree_of(b, u.dir) && !archs_named_near(ev, u) && lines.insert({u.loc.path, u.loc.range.line}).second)
+      r.push_back(&u);
+  return r;
+}
+
 void uses_without_arch(const Evidence& ev, Reporter& out) {
-  std::set<std::pair<std::string, int>> seen;  // one finding per line
+  std::set<const Place*> covered;  // uses a build finding speaks for
+  std::set<std::tuple<std::string, int, int>> builds_seen;
+  for (const auto& b : ev.builds) {
+    if (!builds_seen.insert({b.loc.path, b.loc.range.line, b.loc.range.col}).second) continue;
+    auto near = unlisted_uses_near(ev, b);
+    if (near.empty()) continue;
+    build_without_arch(b, near, out);
+    covered.insert(near.begin(), near.end());
+  }
+  std::set<std::pair<std::string, int>> seen;  // one use per line
   std::vector<const Place*> unbuilt;           // uses for the project note (check 3)
   for (const auto& u : ev.uses) {
-    if (!seen.insert({u.loc.path, u.loc.range.line}).second) continue;
-    std::vector<Related> related;
-    for (const auto& b : ev.builds)
-      if (b.near(u) && related.size() < 3) related.push_back({b.loc, "kernel build without a 12.1a target: " + b.what});
+    if (!seen.insert({u.loc.path, u.loc.range.line}).second || covered.count(&u)) continue;
     bool plain_near = std::any_of(ev.plain.begin(), ev.plain.end(), [&](const Place& x) { return x.near(u); });
-    if (!related.empty() && !archs_named_near(ev, u)) build_without_arch(u, std::move(related), out);
-    else if (!plain_near && !ev.ngc_files.count(u.loc.path)) unbuilt.push_back(&u);
+    if (!plain_near && !ev.ngc_files.count(u.loc.path)) unbuilt.push_back(&u);
   }
   if (ev.specific.empty()) never_targets_121a(unbuilt, out);
 }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "rules/G7-nvfp4-without-sm121a/evidence.h"
 
 #include <algorithm>
@@ -213,8 +214,9 @@ static void command_uses(const Command& c, size_t i, Evidence& ev) {
     if (w.text == f.get("name") || starts_with(w.text, f.get("name") + "=")) ev.uses.push_back({w.loc, f.get("surface")});
 }
 
-// A pip argument that builds CUDA code from source: a local tree, a VCS URL, an
-// sdist, or a package whose source build compiles CUDA kernels.
+// A pip argument that builds NVFP4-capable CUDA code from source: a local tree, a VCS URL,
+// an sdist (their kernels are unknown), or a package that carries NVFP4 kernels (a source
+// build of causal-conv1d compiles CUDA but no FP4 code).
 static bool compiles_cuda(const std::string& w) {
   if (w.empty() || w[0] == '-') return false;
   if (const Entry* src = table("pip-source-arguments").match(w)) {
@@ -223,7 +225,7 @@ static bool compiles_cuda(const std::string& w) {
   }
   std::string n = lower(w.substr(0, w.find_first_of("=<>~![;@ ")));
   std::replace(n.begin(), n.end(), '_', '-');
-  return query::has_role(n.substr(0, n.find('[')), "cuda-kernels");
+  return query::has_role(n.substr(0, n.find('[')), "nvfp4-kernels");
 }
 
 // Source builds of CUDA kernels: pip --no-build-isolation, setup.py, nvcc / CUDA cmake
@@ -248,9 +250,19 @@ static void kernel_builds(const Command& c, bool arch_here, Evidence& ev) {
   if (cuda) ev.builds.push_back({c.loc, prog + " with no architecture list"});
 }
 
+// A word that names an arch-specific target outright (sm_121a, compute_121a, sm_120f), as an
+// argument or a value of any variable (`CUTE_DSL_ARCH=sm_121a`, `check.sh sm_121a`): the
+// project targets it.
+static void specific_word(const Word& w, Evidence& ev) {
+  if ((w.text.find("sm_") != std::string::npos || w.text.find("compute_") != std::string::npos) &&
+      classify(w.text, false) == Arch::Specific)
+    ev.specific.push_back({w.loc, w.text});
+}
+
 static void command(const Command& c, Evidence& ev) {
   if (c.argv.empty()) return;
   for (const auto& [name, w] : c.env) {
+    specific_word(w, ev);
     ev.arch_setting(name, w.text, w.loc);
     if (knowledge::in("nvfp4-env", name)) ev.uses.push_back({w.loc, name});
   }
@@ -260,6 +272,7 @@ static void command(const Command& c, Evidence& ev) {
     cmake_assignment(c.argv[i], ev);
     nvcc_flags(c, i, ev);
     command_uses(c, i, ev);
+    if (i > 0) specific_word(c.argv[i], ev);
   }
   kernel_builds(c, ev.arch_count() > before, ev);
 }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // G7 sub-checks, one test each: (1) plain 12.1 architecture lists near an NVFP4 use,
 // (2) NVFP4 uses near kernel builds with no architecture list; and the NVFP4 surfaces.
 #include "launch_rules.h"
@@ -34,13 +35,21 @@ TEST_CASE("G7 plain_arch_lists: arch spellings", "[G7]") {
   CHECK(lint_g7("FROM x\nENV TORCH_CUDA_ARCH_LIST=\"12.1\"\n").findings.empty());  // no NVFP4
 }
 
-TEST_CASE("G7 uses_without_arch: NVFP4 near a build with no arch list", "[G7]") {
+TEST_CASE("G7 uses_without_arch: a build with no arch list near NVFP4 uses", "[G7]") {
+  // one finding at the build, the uses as related places
   auto r = lint_g7("FROM x\n"
-              "RUN pip install --no-build-isolation flash-attn\n"
-              "CMD [\"vllm\", \"serve\", \"nvidia/Llama-3.1-8B-Instruct-FP4\"]\n");
-  REQUIRE(r.lines() == std::vector<int>{3});
-  REQUIRE(r.findings[0].related.size() == 1);
-  CHECK(r.findings[0].related[0].loc.range.line == 2);
+              "RUN pip install --no-build-isolation vllm\n"
+              "CMD [\"vllm\", \"serve\", \"nvidia/Llama-3.1-8B-Instruct-FP4\"]\n"
+              "ENTRYPOINT [\"vllm\", \"serve\", \"nvidia/Qwen3-8B-NVFP4\"]\n");
+  REQUIRE(r.lines() == std::vector<int>{2});
+  CHECK(r.findings[0].level == Level::Warning);
+  REQUIRE(r.findings[0].related.size() == 2);
+  CHECK(r.findings[0].related[0].loc.range.line == 3);
+  // a kernel package without FP4 code (flash-attn, causal-conv1d) is no NVFP4 build: the note only
+  auto fa = lint_g7("FROM x\nRUN pip install --no-build-isolation flash-attn\n"
+                    "CMD [\"vllm\", \"serve\", \"nvidia/Llama-3.1-8B-Instruct-FP4\"]\n");
+  REQUIRE(fa.lines() == std::vector<int>{3});
+  CHECK(fa.findings[0].level == Level::Note);
   // builds that name only other GPUs' architectures are not Spark builds: no warning, the
   // project-wide note (check 3) only
   auto other = lint_g7("FROM x\nENV TORCH_CUDA_ARCH_LIST=\"8.0 9.0\"\nRUN python setup.py install\n"
@@ -83,7 +92,10 @@ TEST_CASE("G7 NVFP4 surfaces in Python: identifiers, not comments or prose", "[G
                                                "cfg = mtq.NVFP4_DEFAULT_CFG\n"
                                                "# mtq.NVFP4_AWQ_LITE_CFG in a comment\n"
                                                "doc = 'use NVFP4_KV_CFG later'\n"}});
-  CHECK(code.lines("q.py") == std::vector<int>{2});
+  REQUIRE(code.lines("build.sh") == std::vector<int>{1});
+  REQUIRE(code.findings[0].related.size() == 1);  // the identifier; not the comment or the prose
+  CHECK(code.findings[0].related[0].loc.path == "q.py");
+  CHECK(code.findings[0].related[0].loc.range.line == 2);
   auto mx = run_rule("G7", {build, {"serve.sh", "vllm serve openai/gpt-oss-20b\n"}});
   CHECK(mx.findings.empty());
 }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // One classifier (the registered parsers' accepts) decides each file's kind; the
 // pre-commit hook's `files:` regex must pass every file it reads.
 #include <re2/re2.h>
@@ -63,6 +64,19 @@ TEST_CASE("files neither the hook nor the classifier takes", "[classifier]") {
     INFO(p);
     CHECK(classify(p) == nullptr);
     CHECK_FALSE(RE2::PartialMatch(p, hook));
+  }
+}
+
+TEST_CASE("*.in: pip-compile inputs, not templates", "[classifier]") {
+  for (const char* p : {"requirements.in", "dev.in", "requirements/base.in"}) {
+    INFO(p);
+    REQUIRE(classify(p) != nullptr);
+    CHECK(classify(p)->kind() == sc::FileKind::Requirements);
+  }
+  for (const char* p : {"kernels/fa.ptx.in", "config.h.in", "MANIFEST.in", "Makefile.in", "docs/Doxyfile.in",
+                        "setup.cfg.in"}) {
+    INFO(p);
+    CHECK((classify(p) == nullptr || classify(p)->kind() != sc::FileKind::Requirements));
   }
 }
 
