@@ -434,6 +434,22 @@ bool lint_config(const LintArgs& a, sc::Config& cfg) {
   return true;
 }
 
+// The baseline to apply (not when writing one); both files are sparkcheck's own, not linted.
+bool baseline_options(const LintArgs& a, const sc::Config& cfg, sc::LintOptions& opt) {
+  for (const std::string& own : {cfg.baseline.value, a.write_baseline})
+    if (!own.empty()) opt.own_files.push_back(own);
+  if (cfg.baseline.value.empty() || !a.write_baseline.empty()) return true;
+  sc::Baseline bl;
+  std::string err;
+  if (!sc::load_baseline(cfg.baseline.value, bl, err)) {
+    std::cerr << "sparkcheck: " << sc::term_safe(err) << "\n";
+    return false;
+  }
+  opt.baseline = std::move(bl.fingerprints);
+  opt.baseline_base = abs_dir_of(cfg.baseline.value);
+  return true;
+}
+
 // Engine options from the configuration, the baseline file and standard input.
 bool lint_options(const LintArgs& a, const sc::Config& cfg, sc::LintOptions& opt) {
   opt.paths = a.paths;
@@ -448,18 +464,7 @@ bool lint_options(const LintArgs& a, const sc::Config& cfg, sc::LintOptions& opt
                       return f == "junit" || f.rfind("junit:", 0) == 0;
                     });
   opt.disk_cache = !a.no_cache && !sc::cache_off_by_env();
-  for (const std::string& own : {cfg.baseline.value, a.write_baseline})
-    if (!own.empty()) opt.own_files.push_back(own);
-  if (!cfg.baseline.value.empty() && a.write_baseline.empty()) {
-    sc::Baseline bl;
-    std::string err;
-    if (!sc::load_baseline(cfg.baseline.value, bl, err)) {
-      std::cerr << "sparkcheck: " << sc::term_safe(err) << "\n";
-      return false;
-    }
-    opt.baseline = std::move(bl.fingerprints);
-    opt.baseline_base = abs_dir_of(cfg.baseline.value);
-  }
+  if (!baseline_options(a, cfg, opt)) return false;
   if (!a.stdin_filename.empty()) {
     // At most the file size limit (and one byte more, to know): /dev/zero must not be read forever.
     std::string text;

@@ -16,6 +16,14 @@ enum class Level { Note, Warning, Error };
 const char* level_name(Level l);  // "note" | "warning" | "error"
 bool parse_level(const std::string& s, Level& out);
 
+// A finding's message is "headline: explanation". The headline names the problem and where
+// it is judged ("torch is not pinned on the host (setup.sh)"); the explanation says why it
+// breaks on a Spark. Split at the first ": " or "; " outside brackets and quotes; no split: all
+// headline.
+size_t headline_end(std::string_view message);  // npos when the message has no explanation
+std::string_view headline(std::string_view message);
+std::string_view explanation(std::string_view message);  // "" when none
+
 // A finding's message or fix: one string that the findings saying the same can share (a run
 // over several projects makes them share it, engine/unit_results.cpp), 16 bytes where a
 // std::string takes 32. Reads like a const std::string; set it whole.

@@ -836,8 +836,12 @@ void lower_off_spark(LintResult& res) {
     for (const CiJob& j : pf->facts->ci_jobs) {
       if (f.loc.range.line < j.first || f.loc.range.line > j.last || !off_spark_job(j)) continue;
       f.level = Level::Note;
-      f.message = f.message + (j.system == "skypilot" ? " (this SkyPilot task asks for " + j.labels.front() + ", not a Spark)"
-                                                      : " (CI job " + j.name + " runs on " + runner_of(j) + ", not known to be a Spark)");
+      std::string why = j.system == "skypilot" ? " (this SkyPilot task asks for " + j.labels.front() + ", not a Spark)"
+                                               : " (CI job " + j.name + " runs on " + runner_of(j) + ", not known to be a Spark)";
+      std::string m = f.message.str();
+      size_t end = headline_end(m);  // the reason belongs to the headline, before the explanation
+      m.insert(end == std::string::npos ? m.size() : end, why);
+      f.message = m;
       break;
     }
   }

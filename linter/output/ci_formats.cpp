@@ -26,7 +26,7 @@ namespace {
 
 using ojson = nlohmann::ordered_json;
 
-std::string with_fix(const Finding& f) { return f.fix.empty() ? f.message.str() : f.message + " Fix: " + f.fix; }
+std::string with_fix(const Finding& f) { return message_with_fix(f); }
 
 int line_of(const Range& r) { return r.valid() ? r.line : 1; }
 

@@ -32,6 +32,19 @@ std::string json_escape(std::string_view s) {
   return r;
 }
 
+namespace {
+std::string sentence(std::string s) {
+  while (!s.empty() && (s.back() == ' ' || s.back() == ';' || s.back() == ',')) s.pop_back();
+  if (!s.empty() && s.back() != '.' && s.back() != '!' && s.back() != '?') s += '.';
+  return s;
+}
+}  // namespace
+
+std::string message_with_fix(const Finding& f) {
+  std::string m = sentence(f.message.str());
+  return f.fix.empty() ? m : m + " Fix: " + sentence(f.fix);
+}
+
 const char* tool_version() { return SPARKCHECK_VERSION; }
 const char* tool_information_uri() { return "https://github.com/sparkcheck/sparkcheck"; }
 

@@ -32,6 +32,10 @@ struct OutputRegistrar {
 
 // Shared helpers
 std::string json_escape(std::string_view s);
+
+// "message. Fix: fix." for formats with one text field (SARIF, GitLab, checkstyle): each part
+// ends as a sentence, so the fix never runs on from the explanation.
+std::string message_with_fix(const Finding& f);
 const char* tool_version();
 const char* tool_information_uri();
 // GitHub workflow-command escaping (github.cpp): message data, and property values.

@@ -153,8 +153,7 @@ static ojson sarif_fixes(const std::vector<Fix>& fixes) {
 }
 
 static ojson sarif_result(const Finding& f, const LintResult& r) {
-  std::string text = f.message;
-  if (!f.fix.empty()) text += " Fix: " + f.fix;
+  std::string text = message_with_fix(f);
   ojson res = {{"ruleId", f.rule},
                {"ruleIndex", rule_index(f.rule)},
                {"level", level_name(f.level)},

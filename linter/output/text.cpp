@@ -3,6 +3,7 @@
 // with a marker under the range, the fix, related places, and a summary.
 #include <algorithm>
 #include <map>
+#include <set>
 #include <string_view>
 #include <tuple>
 #include <vector>
@@ -59,13 +60,20 @@ void snippet(std::ostream& out, const LintResult& r, const Location& loc, const 
       << "\n";
 }
 
-void print_finding(std::ostream& out, const LintResult& r, const Finding& f, const Style& st, bool unsafe) {
+// The headline on the finding's line; the explanation under the snippet, the first time the
+// rule gives it in this run (`explained` remembers), so repeats stay one line plus source.
+void print_finding(std::ostream& out, const LintResult& r, const Finding& f, const Style& st, bool unsafe,
+                   std::set<std::pair<std::string, std::string>>& explained) {
   const auto& rg = f.loc.range;
+  std::string message = f.message.str();
   out << st.c("1", term_path(f.loc.path) + ":" + std::to_string(rg.line) + ":" + std::to_string(rg.col) + ":") << " "
       << st.c(level_color(f.level), std::string(level_name(f.level)) + "[" + f.rule + "]") << ": "
-      << (applicable_fix(f, unsafe) ? st.c("1;32", "[*]") + " " : "") << term_safe(f.message)
+      << (applicable_fix(f, unsafe) ? st.c("1;32", "[*]") + " " : "") << term_safe(headline(message))
       << (f.suppressions.empty() ? "" : " (suppressed: " + term_safe(f.suppressions[0].justification) + ")") << "\n";
   snippet(out, r, f.loc, st);
+  std::string why(explanation(message));
+  if (!why.empty() && explained.insert({f.rule, why}).second)
+    out << "    " << st.c("1;35", "why:") << " " << term_safe(why) << "\n";
   if (!f.fix.empty()) out << "    " << st.c("1;32", "fix:") << " " << term_safe(f.fix) << "\n";
   for (const auto& rel : f.related)
     out << "    " << st.c("1;36", "see:") << " " << term_safe(rel.loc.path) << ":" << rel.loc.range.line << ":"
@@ -129,11 +137,36 @@ void print_repeats(std::ostream& out, const Repeats& rp, const Style& st) {
       << f.loc.range.line << ":" << f.loc.range.col << " (all are listed by --format concise, json and sarif)\n\n";
 }
 
+// The explanations behind many findings, most frequent first: "  37x [G9] every fresh install ...".
+void print_frequent(std::ostream& out, const LintResult& r, const Style& st) {
+  constexpr size_t kFrequent = 5;  // shown when this many findings share one explanation
+  std::map<std::pair<std::string, std::string>, size_t> n;
+  for (const auto& f : r.findings)
+    if (f.suppressions.empty())
+      if (std::string why(explanation(f.message.str())); !why.empty()) ++n[{f.rule, why}];
+  std::vector<std::pair<size_t, std::pair<std::string, std::string>>> top;
+  for (auto& [key, count] : n)
+    if (count >= kFrequent) top.push_back({count, key});
+  if (top.empty()) return;
+  std::stable_sort(top.begin(), top.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+  out << st.c("1", "Most frequent:") << "\n";
+  for (size_t i = 0; i < top.size() && i < 5; ++i) {
+    std::string why = top[i].second.second;
+    if (why.size() > 100) {
+      size_t cut = 97;
+      while (cut > 0 && (static_cast<unsigned char>(why[cut]) & 0xC0) == 0x80) --cut;  // not inside a character
+      why = why.substr(0, cut) + "...";
+    }
+    out << "  " << top[i].first << "x [" << top[i].second.first << "] " << term_safe(why) << "\n";
+  }
+}
+
 void write_text(const LintResult& r, std::ostream& out, const OutputOptions& o) {
   Style st{o.color};
   size_t counts[3] = {0, 0, 0}, suppressed = 0;
   std::map<std::tuple<std::string_view, std::string_view, std::string_view>, Repeats> same;
   std::vector<const Repeats*> cut;  // in the order of their first finding
+  std::set<std::pair<std::string, std::string>> explained;
   for (const auto& f : r.findings) {
     if (!f.suppressions.empty()) {
       ++suppressed;
@@ -142,11 +175,12 @@ void write_text(const LintResult& r, std::ostream& out, const OutputOptions& o) 
     counts[static_cast<int>(f.level)]++;
     Repeats& rp = same[{f.loc.path, f.rule, std::string_view(f.message)}];
     if (!rp.first) rp.first = &f;
-    if (++rp.seen <= kSameShown) print_finding(out, r, f, st, o.unsafe_fixes);
+    if (++rp.seen <= kSameShown) print_finding(out, r, f, st, o.unsafe_fixes, explained);
     else if (rp.seen == kSameShown + 1) cut.push_back(&rp);
   }
   for (const Repeats* rp : cut) print_repeats(out, *rp, st);
   for (const auto& n : r.notifications) print_notification(out, n, st);
+  print_frequent(out, r, st);
   bool any = counts[0] + counts[1] + counts[2] > 0;
   std::string summary = summary_line(r, counts, suppressed);
   out << (any ? st.c("1", summary) : st.c("1;32", summary)) << ".\n";

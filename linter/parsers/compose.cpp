@@ -145,14 +145,27 @@ class ComposeReader {
     out_.builds.push_back(std::move(b));
   }
 
+  // The words of `s` joined by single spaces.
+  static std::string words(const std::string& s) {
+    std::string r;
+    for (const std::string& line : split(s, '\n'))
+      for (const std::string& w : split(line, ' '))
+        if (!trim(w).empty()) r += (r.empty() ? "" : " ") + trim(w);
+    return r;
+  }
+
   // `command: >` folds its lines into one: read them as one command continued
-  // with `\` over the same lines, so every word keeps its place.
+  // with `\` over the same lines, so every word keeps its place. More-indented lines keep
+  // their newline in YAML, but compose splits the string into words, so a newline is a
+  // space there too (not inside quotes, where a `bash -c` script needs its lines).
   bool folded(const ConfigEntry& e, std::string& text, EmbedMap& m) {
     int l = e.value_loc.range.line;
-    if (l < 1 || l > src_.line_count() || trim(e.value).find('\n') != std::string::npos) return false;
+    bool lines_kept = trim(e.value).find('\n') != std::string::npos;
+    if (l < 1 || l > src_.line_count() || (lines_kept && e.value.find_first_of("\"'") != std::string::npos))
+      return false;
     std::string head = trim(src_.line(l));
     if (!ends_with(head, ">") && !ends_with(head, ">-") && !ends_with(head, ">+")) return false;
-    std::string want = trim(e.value), got;
+    std::string want = words(e.value), got;
     for (++l; l <= src_.line_count() && got.size() < want.size(); ++l) {
       std::string t = trim(src_.line(l));
       if (t.empty()) continue;

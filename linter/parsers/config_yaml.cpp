@@ -325,6 +325,11 @@ bool yaml_safe_for_yaml_cpp(const std::string& text, int* line_out, std::string*
   }
 }
 
+// A Helm or Jinja template: placeholders that only a renderer turns into YAML.
+bool is_template(std::string_view text) {
+  return text.find("{{") != std::string_view::npos || text.find("{%") != std::string_view::npos;
+}
+
 // One parse (guards and tree together); the walk reads the documents NodeBuilder would give.
 void yaml_entries(const SourceFile& src, std::vector<ConfigEntry>& out, ParseDiag& diag) {
   int bad_line = 0;
@@ -343,7 +348,11 @@ void yaml_entries(const SourceFile& src, std::vector<ConfigEntry>& out, ParseDia
       r.end_line = r.line;
       r.end_col = r.col + 1;
     }
-    diag.error(src.path(), r, "YAML syntax error: " + e.msg);
+    if (is_template(src.text()))  // Helm / Jinja: YAML only once rendered; not a broken file
+      diag.notes.push_back({Level::Note, src.path(), r, "YAML template with {{ }} / {% %} placeholders (" + e.msg +
+                                                          " before rendering): not checked", "template"});
+    else
+      diag.error(src.path(), r, "YAML syntax error: " + e.msg);
     return;
   }
   Walker w{src, out};

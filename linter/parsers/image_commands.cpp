@@ -44,22 +44,23 @@ void push_image(FileFacts& f, std::string ref, int stage, const Location& loc) {
   f.images.push_back(std::move(im));
 }
 
-// `docker run $IMAGE` after `IMAGE=ref`: the assignment already stands for it.
-// The image gets a stage of its own (its index), so the command run in it can name it.
-bool add(FileFacts& f, const Word& w, const Command& c, size_t from_env) {
-  if (!w.resolved) return false;
+// The image a docker command names: a new one, with a stage of its own (its index) so the
+// command run in it can name it; or, for `docker run $IMG` after `docker pull $IMG`, the one
+// that command already added. Null when the word is not resolved.
+const Image* add(FileFacts& f, const Word& w, const Command& c, size_t from_env) {
+  if (!w.resolved) return nullptr;
   if (w.raw.find('$') != std::string::npos)
     for (size_t i = from_env; i < f.images.size(); ++i)
-      if (f.images[i].ref == w.text) return false;
+      if (f.images[i].ref == w.text) return &f.images[i];
   push_image(f, w.text, c.stage >= 0 ? c.stage : static_cast<int>(f.images.size()), w.loc);
-  return true;
+  return &f.images.back();
 }
 
-// `docker run IMAGE cmd args...`: cmd args, as a command run in the image just added.
-Command container_command(const FileFacts& f, const Command& c, size_t from) {
+// `docker run IMAGE cmd args...`: cmd args, as a command run in the image's stage.
+Command container_command(const Command& c, size_t from, int stage) {
   Command in;
   in.argv.assign(c.argv.begin() + static_cast<long>(from), c.argv.end());
-  in.stage = f.images.back().stage;
+  in.stage = stage;
   in.context = CommandContext::Container;
   in.loc = in.argv.front().loc;
   return in;
@@ -163,9 +164,11 @@ void image_commands(FileFacts& f) {
       Word w = c.argv[k];
       if (starts_with(w.text, "docker://")) w.text = w.text.substr(9);
       if (size_t h = w.text.find('#'); h != std::string::npos) w.text[h] = '/';  // enroot: registry#image
-      if (add(f, w, c, from_env) && k + 1 < c.argv.size()) {
-        in_containers.push_back(container_command(f, c, k + 1));
-        if (const Word* payload = shell_payload(c, k + 1)) payloads.emplace_back(payload->loc.range, f.images.back().stage);
+      const Image* im = add(f, w, c, from_env);
+      if (im && k + 1 < c.argv.size()) {
+        int stage = im->stage;
+        in_containers.push_back(container_command(c, k + 1, stage));
+        if (const Word* payload = shell_payload(c, k + 1)) payloads.emplace_back(payload->loc.range, stage);
       }
       continue;
     }

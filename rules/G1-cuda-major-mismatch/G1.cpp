@@ -4,6 +4,7 @@
 #include "core/registry.h"
 #include "knowledge/cuda.h"
 #include "knowledge/knowledge.h"
+#include "knowledge/versions.h"
 #include "query/finding.h"
 #include "query/fix.h"
 #include "query/packages.h"
@@ -210,6 +211,11 @@ std::optional<Fix> ngc_tag_fix(const Project& p, const Image& im) {
 }
 
 // ---- a base image on CUDA 12.6 or older, an NGC release before 25.08, or a CUDA 12.7+ image
+// "nvidia/cuda:12.4.1-devel-ubuntu22.04 is CUDA 12.4", "x/y:tag (image tag tag names CUDA 12.8)".
+std::string image_is(const Image& im, const ImageCuda& ic) {
+  return starts_with(ic.how, im.ref) ? ic.how : im.ref + " (" + ic.how + ")";
+}
+
 void image(const Project& p, const Image& im, Reporter& out) {
   ImageCuda ic = image_cuda(im.ref);
   if (ic.unreadable) return unreadable(out, im.loc, "image '" + im.ref + "'");
@@ -217,7 +223,7 @@ void image(const Project& p, const Image& im, Reporter& out) {
   int v = ic.major * 10 + std::max(ic.minor, 0);
   if (ic.ngc) {
     out.report(query::with_fix(finding(Level::Error, im.loc,
-                       im.ref + ": " + ic.how + "; NGC containers before 25.08 are CUDA 12 builds" +
+                       im.ref + " is the " + ic.how + ": NGC containers before 25.08 are CUDA 12 builds" +
                            (no_blackwell(v) ? std::string(" with no Blackwell (sm_120/sm_121) kernels at all, so the "
                                                           "GB10 cannot run their CUDA code")
                                             : std::string(" that predate NVIDIA's DGX Spark (CUDA 13) support: the "
@@ -227,12 +233,12 @@ void image(const Project& p, const Image& im, Reporter& out) {
                                ngc_tag_fix(p, im)));
   } else if (ic.major < 12 || (ic.minor >= 0 && no_blackwell(v))) {
     out.report(finding(Level::Error, im.loc,
-                       im.ref + ": " + ic.how + ", which has no Blackwell (sm_120/sm_121) support: CUDA code built or "
+                       image_is(im, ic) + ": that has no Blackwell (sm_120/sm_121) support, so CUDA code built or "
                        "installed in it has no kernels for the Spark's GB10",
                        kFixCudaImage));
   } else if (ic.minor >= 0) {
     out.report(finding(Level::Warning, im.loc,
-                       im.ref + ": " + ic.how + ": it runs on the Spark through sm_120 kernels, but the host is CUDA 13 "
+                       image_is(im, ic) + ": it runs on the Spark through sm_120 kernels, but the host is CUDA 13 "
                        "and any cu130 wheel installed into it fails (libcudart.so.13 missing)",
                        kFixCudaImage));
   }
@@ -376,6 +382,23 @@ const IndexUrl* cpu_index(const PkgRun& run) {
   return nullptr;
 }
 
+// knowledge/cuda.yaml pypi-aarch64-torch: PyPI's aarch64 torch is CPU-only through one release.
+const knowledge::Entry& pypi_aarch64() { return *knowledge::table("pypi-aarch64-torch").find("cpu-only"); }
+std::string cpu_only_through() { return pypi_aarch64().get("through"); }
+
+// What a PyPI torch requirement gets on aarch64: only CPU-only releases (an exact pin or an
+// upper bound at or below the last one), only later releases (an exact pin past it), or either.
+enum class PypiTorch { CpuOnly, Later, Either };
+PypiTorch pypi_torch(const Requirement& r) {
+  const std::string& through = pypi_aarch64().get("through");
+  if (!r.exact_version.empty())
+    return knowledge::compare_versions(r.exact_version, through) <= 0 ? PypiTorch::CpuOnly : PypiTorch::Later;
+  if (r.has_upper_bound && !knowledge::specifier_allows(r.specifier, pypi_aarch64().get("next")) &&
+      !knowledge::specifier_allows(r.specifier, "99"))
+    return PypiTorch::CpuOnly;
+  return PypiTorch::Either;
+}
+
 // ---- torch from the default index with pip/uv outside an NGC container (CPU-only on aarch64)
 void default_index_torch(const EnvView& v, const InstalledPackage& ip, Reporter& out) {
   const Requirement& r = *ip.req;
@@ -386,18 +409,34 @@ void default_index_torch(const EnvView& v, const InstalledPackage& ip, Reporter&
   if (query::kept_from_earlier(v.env, run, r, &cuda) && cuda) return;  // an earlier CUDA torch stays
   if (const Requirement* later = query::pinned_later(v.env, run, "torch"); later && cuda_tag_value(later->local_version) > 0)
     return;  // a later CUDA torch pin replaces it
-  for (const IndexUrl& ix : run.indexes)  // an index behind an unknown variable: not judged
-    if (cuda_of_url(ix.url) > 0 || ix.url.find('$') != std::string::npos) return;
+  for (const IndexUrl& ix : run.indexes) {  // an index behind an unknown variable: not judged
+    bool no_wheels = ix.role == IndexRole::FindLinks && knowledge::table("find-links-index-roots").match(lower(ix.url));
+    if ((cuda_of_url(ix.url) > 0 && !no_wheels) || ix.url.find('$') != std::string::npos) return;
+  }
   if ((run.torch_backend && lower(run.torch_backend_value) != "cpu") || cuda_torch_pinned(v.lock_pins_cuda_torch, run)) return;
-  std::string from = "torch from the default package index " + query::install_place(v.env, run) +
-                     ": on aarch64 (the Spark) that is a CPU-only build";
-  if (const IndexUrl* cpu = cpu_index(run)) from = "torch from the CPU-only index " + cpu->url + ": on the Spark that is a CPU-only build";
-  else if (run.torch_backend) from = "torch with --torch-backend=cpu: on the Spark that is a CPU-only build";
-  out.report(finding(Level::Warning, r.loc,
-                     from + ", so torch.cuda.is_available() is False and training silently runs on the CPU",
-                     "install from https://download.pytorch.org/whl/cu130 (--index-url) or uv --torch-backend=cu130, "
-                     "or use an NGC PyTorch container (nvcr.io/nvidia/pytorch:25.11-py3)",
-                     query::command_of(ip)));
+  const char* fix = "install from https://download.pytorch.org/whl/cu130 (--index-url) or uv --torch-backend=cu130, "
+                    "or use an NGC PyTorch container (nvcr.io/nvidia/pytorch:25.11-py3)";
+  const char* cpu_tail = ", so torch.cuda.is_available() is False and training silently runs on the CPU";
+  if (const IndexUrl* cpu = cpu_index(run))
+    return out.report(finding(Level::Warning, r.loc,
+                              "torch from the CPU-only index " + cpu->url + ": on the Spark that is a CPU-only build" + cpu_tail,
+                              fix, query::command_of(ip)));
+  if (run.torch_backend)
+    return out.report(finding(Level::Warning, r.loc,
+                              std::string("torch with --torch-backend=cpu: on the Spark that is a CPU-only build") + cpu_tail,
+                              fix, query::command_of(ip)));
+  PypiTorch kind = pypi_torch(r);
+  if (kind == PypiTorch::Later) return;  // an exact release past the CPU-only ones: not settled here
+  std::string from = "torch from the default package index " + query::install_place(v.env, run);
+  if (kind == PypiTorch::CpuOnly)
+    return out.report(finding(Level::Warning, r.loc,
+                              from + ": PyPI's torch " + r.specifier + " for aarch64 (the Spark) is a CPU-only build" + cpu_tail,
+                              fix, query::command_of(ip)));
+  out.report(finding(Level::Note, r.loc,
+                     from + ": PyPI's aarch64 torch was a CPU-only build through " + cpu_only_through() +
+                         " (pytorch/pytorch#160162), and the build an unpinned install gets there is not fixed; a cu130 "
+                         "index makes it a CUDA 13 build",
+                     fix, query::command_of(ip)));
 }
 
 void environment(const PkgEnv& env, bool lock_pins, Reporter& out) {

@@ -157,9 +157,9 @@ class FlashAttnRule : public Rule {
             std::string(in.tool == Installer::PyprojectDeps ? "flash-attn is a required dependency, so installing the "
                                                               "project"
                                                             : "flash-attn installed with pip") +
-                ": there is no official linux_aarch64 wheel with sm_121 kernels (Dao-AILab/flash-attention#1969), so "
-                "pip falls back to building the sdist, and such builds have failed with \"kernel built for "
-                "sm80-sm100, but running on sm121\"",
+                " is built from source on the Spark: there is no official linux_aarch64 wheel with sm_121 kernels "
+                "(Dao-AILab/flash-attention#1969), so pip falls back to building the sdist, and such builds have "
+                "failed with \"kernel built for sm80-sm100, but running on sm121\"",
             "drop flash-attn and use attn_implementation=\"sdpa\", use an NGC container that ships it "
             "(nvcr.io/nvidia/vllm, nvcr.io/nvidia/pytorch), or gate it with `; platform_machine == 'x86_64'`",
             std::move(rel)));
@@ -305,8 +305,8 @@ class FlashAttnRule : public Rule {
     if (const ConfigEntry* m = top(cfg, "model_name_or_path"); m && routes_to_fast_model(m->value)) return;
     out.report(query::finding(
         Level::Error, fa->value_loc,
-        "flash_attn: " + fa->value +
-            " never reaches Unsloth: with use_unsloth: true LLaMA-Factory builds the FastLanguageModel.from_pretrained "
+        "`flash_attn: " + fa->value +
+            "` never reaches Unsloth with `use_unsloth: true`: LLaMA-Factory builds the FastLanguageModel.from_pretrained "
             "call without attn_implementation, so llama/qwen/mistral/gemma models still run flash-attn whenever it "
             "imports, and a flash-attn without sm_121 kernels fails on a Spark",
         "set use_unsloth: false to get sdpa, or make sure flash_attn is not installed in this environment",
@@ -316,7 +316,7 @@ class FlashAttnRule : public Rule {
   // ---- (5) flash-attention requested on bare pip
   static Finding fa2_finding(const Location& loc, const std::string& what) {
     return query::finding(Level::Warning, loc,
-                          what + " requests flash-attention, but on a DGX Spark (aarch64, sm_121) there is no official "
+                          "`" + what + "` requests flash-attention, but on a DGX Spark (aarch64, sm_121) there is no official "
                                  "flash-attn wheel (Dao-AILab/flash-attention#1969) and source builds have failed with "
                                  "\"kernel built for sm80-sm100, but running on sm121\"",
                           "use sdpa (attn_implementation: sdpa), or run in an NGC container that ships flash-attn");
