@@ -4,6 +4,7 @@
 // with its `environment:` as the shell's known variables; `environment:` and
 // `build.args` become EnvSetting facts, `image:` an Image fact, `build.dockerfile`
 // a FileRef.
+#include <algorithm>
 #include <map>
 
 #include "parsers/config.h"
@@ -145,6 +146,13 @@ class ComposeReader {
     out_.builds.push_back(std::move(b));
   }
 
+  // Does a quoted string run over a line end (a `bash -c "..."` script whose lines matter)?
+  static bool quote_spans_lines(const std::string& s) {
+    for (const std::string& line : split(s, '\n'))
+      if (std::count(line.begin(), line.end(), '"') % 2 || std::count(line.begin(), line.end(), '\'') % 2) return true;
+    return false;
+  }
+
   // The words of `s` joined by single spaces.
   static std::string words(const std::string& s) {
     std::string r;
@@ -161,8 +169,7 @@ class ComposeReader {
   bool folded(const ConfigEntry& e, std::string& text, EmbedMap& m) {
     int l = e.value_loc.range.line;
     bool lines_kept = trim(e.value).find('\n') != std::string::npos;
-    if (l < 1 || l > src_.line_count() || (lines_kept && e.value.find_first_of("\"'") != std::string::npos))
-      return false;
+    if (l < 1 || l > src_.line_count() || (lines_kept && quote_spans_lines(e.value))) return false;
     std::string head = trim(src_.line(l));
     if (!ends_with(head, ">") && !ends_with(head, ">-") && !ends_with(head, ">+")) return false;
     std::string want = words(e.value), got;
