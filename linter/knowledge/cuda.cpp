@@ -159,6 +159,9 @@ int cuda_of_url(std::string_view url) {
 int last_cuda_without_blackwell() { return threshold("last-without-blackwell", "cuda"); }
 int first_cuda13() { return threshold("first-cuda13", "cuda"); }
 
+std::string pypi_aarch64_cpu_only_through() { return knowledge::table("pypi-aarch64-torch").find("cpu-only")->get("through"); }
+std::string pypi_aarch64_first_unsettled() { return knowledge::table("pypi-aarch64-torch").find("cpu-only")->get("next"); }
+
 std::string ngc_repo(std::string_view ref) {
   std::string r = lower(ref);
   if (!starts_with(r, "nvcr.io/nvidia/")) return {};

@@ -32,6 +32,11 @@ int cuda_of_url(std::string_view url);
 int last_cuda_without_blackwell();
 int first_cuda13();
 
+// knowledge/cuda.yaml pypi-aarch64-torch: the last torch release whose PyPI aarch64 wheel is
+// CPU-only ("2.10"), and the first one past it ("2.11").
+std::string pypi_aarch64_cpu_only_through();
+std::string pypi_aarch64_first_unsettled();
+
 // The CUDA release inside a container image, from its reference.
 struct ImageCuda {
   bool known = false;

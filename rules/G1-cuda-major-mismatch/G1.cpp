@@ -382,18 +382,14 @@ const IndexUrl* cpu_index(const PkgRun& run) {
   return nullptr;
 }
 
-// knowledge/cuda.yaml pypi-aarch64-torch: PyPI's aarch64 torch is CPU-only through one release.
-const knowledge::Entry& pypi_aarch64() { return *knowledge::table("pypi-aarch64-torch").find("cpu-only"); }
-std::string cpu_only_through() { return pypi_aarch64().get("through"); }
-
 // What a PyPI torch requirement gets on aarch64: only CPU-only releases (an exact pin or an
 // upper bound at or below the last one), only later releases (an exact pin past it), or either.
 enum class PypiTorch { CpuOnly, Later, Either };
 PypiTorch pypi_torch(const Requirement& r) {
-  const std::string& through = pypi_aarch64().get("through");
+  const std::string through = pypi_aarch64_cpu_only_through();
   if (!r.exact_version.empty())
     return knowledge::compare_versions(r.exact_version, through) <= 0 ? PypiTorch::CpuOnly : PypiTorch::Later;
-  if (r.has_upper_bound && !knowledge::specifier_allows(r.specifier, pypi_aarch64().get("next")) &&
+  if (r.has_upper_bound && !knowledge::specifier_allows(r.specifier, pypi_aarch64_first_unsettled()) &&
       !knowledge::specifier_allows(r.specifier, "99"))
     return PypiTorch::CpuOnly;
   return PypiTorch::Either;
@@ -433,7 +429,7 @@ void default_index_torch(const EnvView& v, const InstalledPackage& ip, Reporter&
                               from + ": PyPI's torch " + r.specifier + " for aarch64 (the Spark) is a CPU-only build" + cpu_tail,
                               fix, query::command_of(ip)));
   out.report(finding(Level::Note, r.loc,
-                     from + ": PyPI's aarch64 torch was a CPU-only build through " + cpu_only_through() +
+                     from + ": PyPI's aarch64 torch was a CPU-only build through " + pypi_aarch64_cpu_only_through() +
                          " (pytorch/pytorch#160162), and the build an unpinned install gets there is not fixed; a cu130 "
                          "index makes it a CUDA 13 build",
                      fix, query::command_of(ip)));

@@ -28,9 +28,6 @@ struct Item {
   std::vector<Related> rel;
 };
 
-// knowledge/cuda.yaml pypi-aarch64-torch: the last release whose PyPI aarch64 wheel is CPU-only.
-std::string cpu_through() { return knowledge::table("pypi-aarch64-torch").find("cpu-only")->get("through"); }
-
 void warn(Reporter& out, const Item& it, std::string msg, std::string fix, std::optional<Fix> edit = std::nullopt) {
   out.report(query::with_fix(finding(Level::Warning, it.r.loc, std::move(msg), std::move(fix), it.rel), std::move(edit)));
 }
@@ -75,7 +72,7 @@ bool unsloth_with_deps(const Project& p, const Item& it, Reporter& out) {
   if (!it.ip.run->no_deps && !it.torch_pinned)
     warn(out, it,
          it.what + " installed with its dependencies: the resolver pulls torch, xformers, triton, transformers and "
-                   "trl from PyPI, replacing the CUDA torch (on aarch64, through torch " + cpu_through() + ", with a CPU-only one) and drifting the versions "
+                   "trl from PyPI, replacing the CUDA torch (on aarch64, through torch " + pypi_aarch64_cpu_only_through() + ", with a CPU-only one) and drifting the versions "
                    "Unsloth was tested with",
          "install the stack first with exact pins, then `pip install --no-deps unsloth unsloth_zoo`",
          no_deps_fix(p, it));
@@ -138,7 +135,7 @@ bool core_stack_unpinned(const Item& it, Reporter& out) {
                     "(a bounded range is enough for the rest of the torch stack)"
                   : "") +
            (range ? "; " : ": ") + "every fresh install resolves a different torch/triton/transformers combination" +
-           (cpu ? ", and PyPI's aarch64 torch was a CPU-only build through " + cpu_through() : std::string()),
+           (cpu ? ", and PyPI's aarch64 torch was a CPU-only build through " + pypi_aarch64_cpu_only_through() : std::string()),
        "pin exact versions (==) with the CUDA build (torch==X+cu130 from the cu130 index), or use a lock file / "
        "constraints file");
   return true;
@@ -167,7 +164,7 @@ bool replaces_earlier_torch(const Item& it, Reporter& out) {
   out.report(finding(Level::Warning, it.r.loc,
                      it.what + " is unpinned and pins one torch release: pip replaces the torch installed earlier (" +
                          torch->raw + ") whenever that release differs, with a PyPI torch (on aarch64 a CPU-only wheel through " +
-                         cpu_through() + ")",
+                         pypi_aarch64_cpu_only_through() + ")",
                      "pin " + it.r.name + " to the release built for that torch, or install it with --no-deps / "
                      "`uv pip install --override` so torch stays",
                      std::move(rel)));
@@ -189,7 +186,7 @@ void dependent_unpinned(const Item& it, Reporter& out) {
   }
   warn(out, it,
        it.what + " is unpinned and nothing pins torch: its torch requirement re-resolves torch from PyPI, which on "
-                 "aarch64 can swap the CUDA torch for a CPU-only wheel (PyPI's aarch64 torch through " + cpu_through() + ")",
+                 "aarch64 can swap the CUDA torch for a CPU-only wheel (PyPI's aarch64 torch through " + pypi_aarch64_cpu_only_through() + ")",
        "pin torch (torch==X+cu130 with the cu130 index, or `--override`/constraints) and pin " + it.r.name);
 }
 
