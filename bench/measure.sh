@@ -31,7 +31,7 @@ row() {  # name, then the command (its last argument the tree); records: name wa
   echo "$name $(tail -1 "$OUT/t") ${ir:-0}" >> "$OUT/rows"  # time -o: a status line may come first
 }
 export SPARKCHECK_JOBS=1
-export SPARKCHECK_NO_CACHE=1  # parsing is measured here; the facts cache has its own numbers (README, Cache)
+export SPARKCHECK_NO_CACHE=1  # parsing is measured here; the facts cache has its own numbers (docs/speed.md, Cache)
 row "rg-l" "${RG[@]}" "$TREE"
 for b in "${BINS[@]}"; do row "sparkcheck:$(basename "$(dirname "$(dirname "$b")")")" "$b" lint --no-ignore --no-config --format json "$TREE"; done
 SMALL="$TREE/stdlib-0/email"
