@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what building and testing sparkcheck needs on Debian/Ubuntu, then
-# the pinned npm packages (grammars, test validators). Safe to re-run: it only
-# installs what is missing.
+# the pinned npm packages (grammars, test validators, the VS Code extension's).
+# Safe to re-run: it only installs what is missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -33,6 +33,10 @@ if [ ! -f grammars/node_modules/tree-sitter-bash/src/parser.c ]; then
 fi
 if [ "${1:-}" = "--test" ] && [ ! -d tests/tools/node_modules/@microsoft/sarif-multitool-linux ]; then
   (cd tests/tools && npm ci --ignore-scripts --no-audit --no-fund)
+fi
+# The VS Code extension's pinned packages (tests/scripts/vscode_extension.sh compiles and runs it).
+if [ "${1:-}" = "--test" ] && [ ! -d editors/vscode/node_modules/vscode-languageclient ]; then
+  (cd editors/vscode && npm ci --ignore-scripts --no-audit --no-fund)
 fi
 if [ -f tests/tools/node_modules/@microsoft/sarif-multitool-linux/Sarif.Multitool ]; then
   chmod +x tests/tools/node_modules/@microsoft/sarif-multitool-linux/Sarif.Multitool
