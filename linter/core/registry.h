@@ -3,6 +3,7 @@
 // file that ends with SPARKCHECK_PARSER(...) or SPARKCHECK_RULE(...). What a rule
 // id is checked by ("lint", "probe") is read from here, never from its doc.
 #pragma once
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -25,6 +26,9 @@ struct FileInfo {
 // Collects parse problems; the engine turns them into notifications.
 struct ParseDiag {
   std::vector<Notification> notes;
+  // Set by the engine's prefilter for files that embed Python (notebook code cells): whether
+  // the embedded Python, all of it, can yield a fact any rule reads. Null: parse it all.
+  std::function<bool(std::string_view)> python_wanted;
   void error(const std::string& path, Range r, std::string msg, std::string id = "parse-error") {
     notes.push_back({Level::Error, path, r, std::move(msg), std::move(id)});
   }

@@ -614,6 +614,8 @@ void parse_fresh(Job& job, std::string text, const ContentHash& hash, const Lint
   bool wanted = filter.wanted(facts.kind, text);
   pf->src = SourceFile(wf.display, std::move(text));
   ParseDiag diag;
+  if (facts.kind == FileKind::Notebook)
+    diag.python_wanted = [&filter](std::string_view code) { return filter.embedded_python_wanted(code); };
   // The file's memory budget (core/parse_budget.h): a file that spends it fails alone.
   ParseBudget budget(ParseBudget::for_size(pf->src.text().size()));
   try {

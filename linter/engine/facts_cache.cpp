@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "engine/facts_cache.h"
 
+#include <elf.h>
+#include <link.h>
 #include <sys/stat.h>
 
 #include <algorithm>
@@ -69,11 +71,54 @@ uint64_t layout_id() {
   return hash_bytes(std::string_view(reinterpret_cast<const char*>(sizes), sizeof sizes));
 }
 
-// The version and the running binary's size and modification time: a rebuild of the same
-// version (parsers changed, not yet committed) starts a new cache.
+// The GNU build-id in one PT_NOTE segment [p, end), as hex; empty when it holds none.
+std::string build_id_note(const char* p, const char* end) {
+  constexpr auto align4 = [](uint32_t n) { return (n + 3) & ~3U; };
+  while (p + sizeof(ElfW(Nhdr)) <= end) {
+    const auto* note = reinterpret_cast<const ElfW(Nhdr)*>(p);
+    const char* name = p + sizeof(ElfW(Nhdr));
+    const char* desc = name + align4(note->n_namesz);
+    if (desc + note->n_descsz > end) break;
+    if (note->n_type == NT_GNU_BUILD_ID && note->n_namesz == 4 && std::memcmp(name, "GNU", 4) == 0) {
+      std::string hex;
+      for (uint32_t k = 0; k < note->n_descsz; ++k) {
+        const auto byte = static_cast<unsigned char>(desc[k]);
+        hex += "0123456789abcdef"[byte >> 4];
+        hex += "0123456789abcdef"[byte & 15];
+      }
+      return hex;
+    }
+    p = desc + align4(note->n_descsz);
+  }
+  return {};
+}
+
+// The running binary's GNU build-id (the linker's hash of its code): two installs of one build
+// (the hook's wheel, a .deb) share a cache, any rebuild with other code starts a new one.
+// Empty when the binary has no build-id note.
+std::string build_id() {
+  std::string id;
+  dl_iterate_phdr(
+      [](dl_phdr_info* info, size_t, void* out) {
+        auto& hex = *static_cast<std::string*>(out);
+        for (int i = 0; i < info->dlpi_phnum && hex.empty(); ++i) {
+          const ElfW(Phdr)& ph = info->dlpi_phdr[i];
+          if (ph.p_type != PT_NOTE) continue;
+          const char* p = reinterpret_cast<const char*>(info->dlpi_addr + ph.p_vaddr);
+          hex = build_id_note(p, p + ph.p_memsz);
+        }
+        return 1;  // the first object is the program itself
+      },
+      &id);
+  return id;
+}
+
+// The version and the build-id; without a build-id the binary's size and modification time,
+// so a rebuild of the same version (parsers changed, not yet committed) starts a new cache.
 const std::string& tool_id() {
   static const std::string id = [] {
     std::string v = SPARKCHECK_VERSION;
+    if (std::string b = build_id(); !b.empty()) return v + " " + b;
     struct stat st;
     if (stat("/proc/self/exe", &st) == 0)
       v += " " + std::to_string(st.st_size) + " " + std::to_string(st.st_mtim.tv_sec) + "." + std::to_string(st.st_mtim.tv_nsec);

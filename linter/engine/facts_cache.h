@@ -54,8 +54,9 @@ bool decode_cache(std::string_view bytes, const std::string& root, const std::st
 // (never the current directory just because the run started there).
 std::string cache_home(const LintOptions& opt, const std::string& root);
 // The directory for the cache: `dir` when given, else <home>/.sparkcheck_cache when usable,
-// else $XDG_CACHE_HOME/sparkcheck (~/.cache/sparkcheck). Created when missing (with a
-// .gitignore of `*` and a CACHEDIR.TAG). Not usable: a symbolic link, another user's
+// else $XDG_CACHE_HOME/sparkcheck (~/.cache/sparkcheck). A missing one counts when it could
+// be made; it is made (with a .gitignore of `*` and a CACHEDIR.TAG) only when a cache is
+// saved. Not usable: a symbolic link, another user's
 // folder, or one holding files git tracks. Empty, with `why`, when none is usable.
 std::string cache_dir_for(const std::string& home, const std::string& dir, std::string& why);
 // The cache file's path in `dir` for this root and options.

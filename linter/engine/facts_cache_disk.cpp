@@ -64,13 +64,29 @@ bool tracked_by_git(const std::string& dir) {
   }
 }
 
-// Opens (creating when missing, with its .gitignore and CACHEDIR.TAG) a directory that is
-// not a symbolic link and that this user can write; -1 with `why` otherwise.
-int open_cache_dir(const std::string& dir, std::string& why) {
+constexpr int kMissing = -2;
+
+// Whether a missing directory could be made: its nearest existing ancestor is a directory
+// this user can write.
+bool could_make(const std::string& dir) {
+  std::error_code ec;
+  for (fs::path p = fs::path(dir).parent_path(); !p.empty(); p = p.parent_path()) {
+    struct stat st;
+    if (lstat(p.c_str(), &st) == 0) return S_ISDIR(st.st_mode) && access(p.c_str(), W_OK) == 0;
+    if (p == p.parent_path()) break;
+  }
+  return false;
+}
+
+// Opens a directory that is not a symbolic link and that this user can write; -1 with `why`
+// otherwise. A missing one is made (with its .gitignore and CACHEDIR.TAG) when `make`, else
+// kMissing when it could be: nothing is created before there is a cache to save.
+int open_cache_dir(const std::string& dir, std::string& why, bool make) {
   std::error_code ec;
   bool made = false;
   struct stat st;
   if (lstat(dir.c_str(), &st) != 0) {
+    if (!make) return could_make(dir) ? kMissing : (why = dir + ": cannot be created", -1);
     fs::create_directories(fs::path(dir).parent_path(), ec);
     made = mkdir(dir.c_str(), 0755) == 0;
     if (!made && errno != EEXIST) return why = dir + ": " + std::strerror(errno), -1;
@@ -136,9 +152,9 @@ std::string cache_dir_for(const std::string& home, const std::string& dir, std::
   std::string tried;
   for (const std::string& d : {dir, dir.empty() ? (home == "/" ? "" : home) + "/" + kCacheDirName : "", user_cache_dir()}) {
     if (d.empty()) continue;
-    int fd = open_cache_dir(d, why);
-    if (fd >= 0) {
-      close(fd);
+    int fd = open_cache_dir(d, why, false);
+    if (fd >= 0 || fd == kMissing) {
+      if (fd >= 0) close(fd);
       why = tried;
       return d;
     }
@@ -356,6 +372,10 @@ void save(const std::string& root, const std::string& options, const ParseCache&
   std::string why;
   size_t left_out = 0;
   auto add = [&](const std::string& what) { rep.note += (rep.note.empty() ? "" : "; ") + what; };
+  std::string name;
+  int dir = open_cache_dir(split_dir(rep.file, name), why, true);
+  if (dir < 0) return add("cache not written: " + why);
+  close(dir);
   FileWriter out(rep.file);
   encode_cache(cache, root, options, [&](std::string_view bytes) { out.write(bytes); }, &left_out, &loaded);
   if (out.commit(why)) rep.saved = true;

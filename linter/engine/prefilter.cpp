@@ -4,6 +4,7 @@
 #include <re2/re2.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <memory>
 #include <string>
@@ -55,19 +56,30 @@ std::unique_ptr<RE2> alternation(const knowledge::Table& t, bool words_only = fa
   return compile(pat);
 }
 
+// One json-triggers word as a pattern: a word of letters only counts as a name (after a quote,
+// dot or dash, not followed by a letter), so English prose does not hold it; others anywhere.
+std::string json_word(const std::string& word) {
+  bool letters = std::all_of(word.begin(), word.end(), [](char c) { return std::isalpha(static_cast<unsigned char>(c)); });
+  if (letters) return "[\".-]" + RE2::QuoteMeta(word) + "(?:[^a-z]|\\z)";
+  return RE2::QuoteMeta(word);
+}
+
 // json-triggers: its words, and the names of the entries of its `table` entries (of a dotted
 // name the last part, which every key path naming it holds); null when a word is blank.
 std::unique_ptr<RE2> json_alternation() {
-  std::vector<std::string> words;
-  for (const auto& e : knowledge::table("json-triggers").entries) {
-    if (e.get("table").empty()) words.push_back(e.get("name"));
-    else
-      for (const std::string& n : knowledge::table(e.get("name")).values()) words.push_back(n.substr(n.rfind('.') + 1));
-  }
   std::string pat;
-  for (const std::string& w : words) {
-    if (w.empty()) return nullptr;
-    pat += (pat.empty() ? "" : "|") + RE2::QuoteMeta(w);
+  auto add = [&](const std::string& w) {
+    if (w.empty()) return false;
+    pat += (pat.empty() ? "" : "|") + json_word(w);
+    return true;
+  };
+  for (const auto& e : knowledge::table("json-triggers").entries) {
+    if (e.get("table").empty()) {
+      if (!add(e.get("name"))) return nullptr;
+      continue;
+    }
+    for (const std::string& n : knowledge::table(e.get("name")).values())
+      if (!add(n.substr(n.rfind('.') + 1))) return nullptr;
   }
   return compile(pat);
 }
@@ -132,6 +144,10 @@ bool Prefilter::python_wanted(std::string_view text) const {
 bool Prefilter::json_wanted(std::string_view text) const {
   if (RE2::PartialMatch(text, *impl_->json) || !quiet_json(text)) return true;
   return text.find('\\') != std::string_view::npos && RE2::PartialMatch(json_unescape(text), *impl_->json);
+}
+
+bool Prefilter::embedded_python_wanted(std::string_view code) const {
+  return !impl_->python || python_wanted(code);
 }
 
 bool Prefilter::wanted(FileKind kind, std::string_view text) const {

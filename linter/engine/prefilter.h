@@ -20,6 +20,8 @@ class Prefilter {
   Prefilter& operator=(const Prefilter&) = delete;
   // True when a file of `kind` holding `text` must be parsed. Thread-safe.
   bool wanted(FileKind kind, std::string_view text) const;
+  // True when embedded Python code (a notebook's code cells, joined) must be parsed.
+  bool embedded_python_wanted(std::string_view code) const;
   // Drops a parsed Python file's calls, assignments and string literals that no rule reads
   // (knowledge python-fact-names says which stay); `src` still holds the text. Imports stay.
   // Nothing is dropped when the filter is off. Thread-safe.

@@ -398,11 +398,34 @@ class NotebookReader {
     if (python) run_python(join(py_lines), map);
   }
 
+  // A code cell's Python waits for finish(): the cells are judged together.
   void run_python(std::string text, const std::vector<SourceFile::LineMapEntry>& map) {
-    SourceFile view(src_.path(), std::move(text));
-    view.set_line_map(map);
-    parse_python(view, out_.python, diag_);
+    pending_.push_back({std::move(text), map});
   }
+
+ public:
+  // Parses the code cells' Python, all of it when the prefilter wants any of it (an import in
+  // one cell and the call it names in another go together), none otherwise.
+  void finish() {
+    if (diag_.python_wanted) {
+      std::string all;
+      for (const PythonCell& c : pending_) all += c.text + '\n';
+      if (!diag_.python_wanted(all)) return pending_.clear();
+    }
+    for (PythonCell& c : pending_) {
+      SourceFile view(src_.path(), std::move(c.text));
+      view.set_line_map(c.map);
+      parse_python(view, out_.python, diag_);
+    }
+    pending_.clear();
+  }
+
+ private:
+  struct PythonCell {
+    std::string text;
+    std::vector<SourceFile::LineMapEntry> map;
+  };
+  std::vector<PythonCell> pending_;
 };
 
 class NotebookParser : public Parser {
@@ -445,6 +468,7 @@ class NotebookParser : public Parser {
       if (type.type == '"' && t.text == "code") reader.cell(source, python);
       return true;
     });
+    reader.finish();
   }
 };
 

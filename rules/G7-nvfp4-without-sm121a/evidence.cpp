@@ -370,12 +370,20 @@ static bool command_names_archs(const Command& c) {
   return false;
 }
 
+// "ARCH" as a part of a name: not after another capital letter (TORCH_CUDA_ARCH_LIST,
+// GPU_ARCHS; not SEARCH_PATH). knowledge/triggers.yaml's ARCH entry matches the same.
+static bool arch_name_part(std::string_view name) {
+  for (size_t at = name.find("ARCH"); at != std::string_view::npos; at = name.find("ARCH", at + 1))
+    if (at == 0 || name[at - 1] < 'A' || name[at - 1] > 'Z') return true;
+  return false;
+}
+
 // Does the file set an architecture list or pass nvcc/CMake arch flags (any GPU)?
 static bool names_archs(const FileFacts& ff) {
   for (const auto& e : ff.env)
     if (arch_variable(e.name) && !e.value.empty()) return true;
   for (const auto& a : ff.python.assigns)
-    if (a.target.find("environ[") != std::string::npos && a.target.find("ARCH") != std::string::npos) return true;
+    if (a.target.find("environ[") != std::string::npos && arch_name_part(a.target)) return true;
   return std::any_of(ff.config.begin(), ff.config.end(), config_names_archs) ||
          std::any_of(ff.commands.begin(), ff.commands.end(), command_names_archs);
 }

@@ -43,6 +43,14 @@ check "the cache lies in .sparkcheck_cache with a .gitignore and CACHEDIR.TAG" \
 check "the cache dir is not linted" bash -c "cd '$proj' && ! '$SPARKCHECK' lint --no-config --show-files . | grep -q sparkcheck_cache"
 check "--no-cache writes nothing" bash -c "cd '$TMP' && mkdir nc && cp '$f' nc/ && cd nc && '$SPARKCHECK' lint --no-cache . >/dev/null; ! test -e .sparkcheck_cache"
 check "SPARKCHECK_NO_CACHE=1 writes nothing" bash -c "cd '$TMP/nc' && SPARKCHECK_NO_CACHE=1 '$SPARKCHECK' lint . >/dev/null; ! test -e .sparkcheck_cache"
+# a second install of the same build: the real binary copied (under a cross build's emulator
+# $SPARKCHECK is a wrapper script naming it), with another modification time
+bin="$SPARKCHECK"
+[ -n "${SC_EMULATOR:-}" ] && bin="$(awk '/^exec/ {print $(NF-1)}' "$SPARKCHECK")"
+mkdir "$TMP/copy" && cp "$bin" "$TMP/copy/sparkcheck" && touch -d 2020-01-01 "$TMP/copy/sparkcheck"
+check "a second install of the same build (a copy, another mtime) reads the cache" bash -c \
+  "cd '$proj' && '$SPARKCHECK' lint . >/dev/null 2>&1; ${SC_EMULATOR:-} '$TMP/copy/sparkcheck' lint -v . 2>&1 | grep -q ' 0 misses'"
+check "a run with nothing to cache (an empty folder) creates nothing" bash -c "mkdir '$TMP/empty' && cd '$TMP/empty' && '$SPARKCHECK' lint . >/dev/null 2>&1; ! test -e .sparkcheck_cache"
 check "standard input writes nothing" bash -c "cd '$TMP/nc' && '$SPARKCHECK' lint --stdin-filename Dockerfile < '$f' >/dev/null; ! test -e .sparkcheck_cache"
 check "SPARKCHECK_CACHE_DIR is used" bash -c "cd '$TMP/nc' && SPARKCHECK_CACHE_DIR='$TMP/envc' '$SPARKCHECK' lint . >/dev/null; ls '$TMP/envc' | grep -q '^facts-'"
 printf 'cache-dir: ../cfgc\n' > "$TMP/nc/.sparkcheck.yaml"

@@ -116,3 +116,15 @@ TEST_CASE("prefilter: every key and value the config readers look up keeps a JSO
     }
   }
 }
+
+TEST_CASE("prefilter: a key word of letters only counts as a name, not as a word of prose", "[prefilter]") {
+  Prefilter on(true);
+  // dataset files: prose that holds sharing / devices / replicas
+  CHECK_FALSE(on.wanted(FileKind::Json, R"([{"text": "GPU sharing across devices and replicas"}])"));
+  // the same words as keys, a dotted key's part, a flag or an override in a command string
+  CHECK(on.wanted(FileKind::Json, R"({"sharing": {"mps": {}}})"));
+  CHECK(on.wanted(FileKind::Json, R"({"cmd": "python train.py trainer.devices=2"})"));
+  CHECK(on.wanted(FileKind::Json, R"({"cmd": "torchrun --nnodes 2 train.py"})"));
+  // words with _ or - count anywhere (a flag inside a command string)
+  CHECK(on.wanted(FileKind::Json, R"({"launch": "vllm serve m --tensor-parallel-size 2"})"));
+}
