@@ -392,6 +392,10 @@ PypiTorch pypi_torch(const Requirement& r) {
   if (r.has_upper_bound && !knowledge::specifier_allows(r.specifier, pypi_aarch64_first_unsettled()) &&
       !knowledge::specifier_allows(r.specifier, "99"))
     return PypiTorch::CpuOnly;
+  // a lower bound past the CPU-only releases (torch>=2.11): as an exact release past them
+  if (!r.specifier.empty() && !knowledge::specifier_allows(r.specifier, through) &&
+      !knowledge::specifier_allows(r.specifier, "0"))
+    return PypiTorch::Later;
   return PypiTorch::Either;
 }
 
