@@ -59,6 +59,10 @@ class SourceLinker {
     if (path.empty()) return nullptr;
     const ParsedFile* f = path[0] == '/' ? nullptr : p_.resolve(script, path);
     if (!f && path[0] != '/') f = p_.find(path);  // run from the project's top
+    for (const char* suffix : kSettingsTemplateSuffixes) {  // only its committed template exists
+      if (f || path[0] == '/') break;
+      f = p_.resolve(script, path + suffix);
+    }
     if (!f || f == &script || f->facts->kind != FileKind::Shell) return nullptr;
     return f;
   }

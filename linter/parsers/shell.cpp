@@ -809,8 +809,15 @@ class ShellParser : public Parser {
 // Files that scripts source for their settings: `*.env`, `.env*`, `.envrc`, `*.conf`,
 // `*.vars`, extension-less `env`/`*config*` files. Read as shell only when the text looks
 // like one (its first line that is not blank or a comment assigns a variable), so an nginx
-// or INI `.conf` stays silent.
-bool env_file_name(const std::string& n) {
+// or INI `.conf` stays silent. A committed template of one (`cluster.env.example`, `.sample`,
+// `.template`, `.dist`: copied into place before it is sourced) counts as the file.
+bool env_file_name(const std::string& name) {
+  std::string n = name;
+  for (const char* suffix : kSettingsTemplateSuffixes)
+    if (ends_with(n, suffix) && n.size() > std::strlen(suffix)) {
+      n.resize(n.size() - std::strlen(suffix));
+      break;
+    }
   if (n == ".envrc" || n == ".env" || starts_with(n, ".env.")) return true;
   for (const char* ext : {".env", ".conf", ".vars"})
     if (ends_with(n, ext)) return true;

@@ -11,6 +11,10 @@
 
 namespace sc {
 
+// Suffixes of a committed template of a settings file (`cluster.env.example`), which a script
+// copies into place before sourcing it: the template stands for the file.
+inline constexpr const char* kSettingsTemplateSuffixes[] = {".example", ".sample", ".template", ".dist"};
+
 // Parse `src` as bash and append to `out`:
 //  - every simple command (in lists, pipelines, subshells, if/for/while/case,
 //    functions, command substitutions, and `bash -c '...'` bodies) to out.commands,
