@@ -31,6 +31,9 @@ const std::vector<std::string>& watch_globs() {
       // settings files scripts source (read as shell when they assign variables)
       "**/*.{env,conf,vars}",
       "**/{.env,.envrc,.env.*}",
+      // their committed templates (kSettingsTemplateSuffixes)
+      "**/*.{env,conf,vars}.{example,sample,template,dist}",
+      "**/.envrc.{example,sample,template,dist}",
       // what decides which files are linted
       "**/{.gitignore,.ignore}",
   };
