@@ -305,6 +305,13 @@ struct Expansion {
 
 // ---- everything one file yields ------------------------------------------
 
+// A Markdown heading: its line, level (1-6) and text. Code under a heading that names
+// another platform (query::other_platform_section) is not a Spark setup.
+struct Section {
+  int line = 0, level = 0;
+  std::string title;
+};
+
 struct FileFacts {
   FileKind kind = FileKind::Unknown;
   bool lockfile = false;                  // uv.lock, poetry.lock, pylock.toml, conda-lock...
@@ -319,6 +326,7 @@ struct FileFacts {
   FactList<Command> sbatch;               // #SBATCH directives as pseudo-commands
   // Markdown: (first, last) line of each code block read; suppression comments count only there.
   FactList<std::pair<int, int>> code_lines;
+  FactList<Section> sections;             // Markdown headings, in order
   FactList<CiJob> ci_jobs;                // CI files: where each job is and what runs it
   FactList<Expansion> expansions;         // words whose value is written elsewhere (see Expansion)
   FactList<BuildSpec> builds;             // compose services' `build:`

@@ -4,6 +4,8 @@
 // `enroot import docker://...`, `srun --container-image=...`, and `IMAGE=` /
 // `*_IMAGE=` assignments. Dockerfiles keep one Image per stage, so their RUN
 // commands are left out.
+#include <cstring>
+#include <optional>
 #include <set>
 
 #include "core/registry.h"
@@ -56,10 +58,32 @@ const Image* add(FileFacts& f, const Word& w, const Command& c, size_t from_env)
   return &f.images.back();
 }
 
-// `docker run IMAGE cmd args...`: cmd args, as a command run in the image's stage.
-Command container_command(const Command& c, size_t from, int stage) {
+// `--entrypoint PROG` / `--entrypoint=PROG` among the options before the image (argv index
+// `image`): PROG as a word of its own. Null when absent or reset with "".
+std::optional<Word> entrypoint(const Command& c, size_t image) {
+  std::optional<Word> ep;
+  for (size_t i = 0; i < image; ++i) {
+    const Word& w = c.argv[i];
+    if (w.text == "--entrypoint" && i + 1 < image) {
+      ep = c.argv[++i];
+    } else if (starts_with(w.text, "--entrypoint=")) {
+      ep = w;
+      ep->text.erase(0, std::strlen("--entrypoint="));
+      ep->loc.range.col += static_cast<int>(w.raw.find('=') + 1);
+    }
+  }
+  if (ep && ep->text.empty()) ep.reset();
+  return ep;
+}
+
+// `docker run [--entrypoint PROG] IMAGE cmd args...`: [PROG] cmd args, as a command run in
+// the image's stage. Without --entrypoint, the image's own entrypoint (if any) takes the
+// words: the query layer knows which images have one (query::entrypoint_launch).
+std::optional<Command> container_command(const Command& c, size_t image, int stage) {
   Command in;
-  in.argv.assign(c.argv.begin() + static_cast<long>(from), c.argv.end());
+  if (auto ep = entrypoint(c, image)) in.argv.push_back(std::move(*ep));
+  in.argv.insert(in.argv.end(), c.argv.begin() + static_cast<long>(image) + 1, c.argv.end());
+  if (in.argv.empty()) return std::nullopt;
   in.stage = stage;
   in.context = CommandContext::Container;
   in.loc = in.argv.front().loc;
@@ -165,10 +189,9 @@ void image_commands(FileFacts& f) {
       if (starts_with(w.text, "docker://")) w.text = w.text.substr(9);
       if (size_t h = w.text.find('#'); h != std::string::npos) w.text[h] = '/';  // enroot: registry#image
       const Image* im = add(f, w, c, from_env);
-      if (im && k + 1 < c.argv.size()) {
-        int stage = im->stage;
-        in_containers.push_back(container_command(c, k + 1, stage));
-        if (const Word* payload = shell_payload(c, k + 1)) payloads.emplace_back(payload->loc.range, stage);
+      if (auto in = im ? container_command(c, k, im->stage) : std::nullopt) {
+        if (const Word* payload = shell_payload(*in, 0)) payloads.emplace_back(payload->loc.range, im->stage);
+        in_containers.push_back(std::move(*in));
       }
       continue;
     }

@@ -26,6 +26,7 @@ struct Block {
   int heading = 0;    // a heading of this level (no code), 0 for a code block
   std::string lang;   // lower-case first word of the info string, "" when untagged
   int first_line = 0; // real line of the block's first content line
+  std::string title;  // a heading's text
   std::vector<std::string> lines;
 };
 
@@ -33,6 +34,20 @@ std::vector<std::string> split_lines(const std::string& s) {
   std::vector<std::string> v = split(s, '\n');
   if (!v.empty() && v.back().empty()) v.pop_back();
   return v;
+}
+
+// The text of a heading: its text and inline code, emphasis removed; at most 200 bytes.
+std::string heading_text(cmark_node* h) {
+  std::string t;
+  std::unique_ptr<cmark_iter, void (*)(cmark_iter*)> it(cmark_iter_new(h), cmark_iter_free);
+  cmark_event_type ev;
+  while ((ev = cmark_iter_next(it.get())) != CMARK_EVENT_DONE && t.size() < 200) {
+    cmark_node* n = cmark_iter_get_node(it.get());
+    cmark_node_type k = cmark_node_get_type(n);
+    if (ev == CMARK_EVENT_ENTER && (k == CMARK_NODE_TEXT || k == CMARK_NODE_CODE))
+      if (const char* l = cmark_node_get_literal(n)) t += l;
+  }
+  return t.substr(0, 200);
 }
 
 std::vector<Block> code_blocks(const std::string& text) {
@@ -48,6 +63,7 @@ std::vector<Block> code_blocks(const std::string& text) {
       Block h;
       h.heading = std::max(1, cmark_node_get_heading_level(n));
       h.first_line = cmark_node_get_start_line(n);
+      h.title = heading_text(n);
       out.push_back(std::move(h));
       continue;
     }
@@ -210,7 +226,10 @@ class MarkdownReader {
   MarkdownReader(const SourceFile& src, FileFacts& out, ParseDiag& diag) : src_(src), out_(out), diag_(diag) {}
 
   void block(Block& b) {
-    if (b.heading) return heading(b.heading);
+    if (b.heading) {
+      out_.sections.push_back({b.first_line, b.heading, std::move(b.title)});
+      return heading(b.heading);
+    }
     std::string kind = kind_of(b);
     if (kind.empty()) return;
     int start = b.first_line;

@@ -103,6 +103,32 @@ std::string launcher_of(const Command& c) {
   return "";
 }
 
+namespace {
+
+// The image whose stage `c` runs in, or null.
+const Image* stage_image(const FileFacts& f, const Command& c) {
+  if (c.stage < 0) return nullptr;
+  for (const Image& im : f.images)
+    if (im.stage == c.stage && !im.from_stage) return &im;
+  return nullptr;
+}
+
+}  // namespace
+
+std::optional<Command> entrypoint_launch(const FileFacts& f, const Command& c) {
+  if (c.argv.empty() || (c.context != CommandContext::Container && c.context != CommandContext::Compose))
+    return std::nullopt;
+  const Image* im = stage_image(f, c);
+  const knowledge::Entry* e = im ? knowledge::table("image-entrypoints").match(lower(im->ref)) : nullptr;
+  if (!e || contains(e->list("programs_of_their_own"), prog_base(c.argv[0].text)) || !launcher_of(c).empty())
+    return std::nullopt;
+  Command run = c;
+  std::vector<Word> words;
+  for (const std::string& t : e->list("argv")) words.push_back({t, "", true, im->loc});
+  run.argv.insert(run.argv.begin(), words.begin(), words.end());
+  return run;
+}
+
 std::vector<std::pair<std::string, const Word*>> overrides(const Command& c, std::string_view key) {
   std::vector<std::pair<std::string, const Word*>> out;
   for (const auto& w : c.argv) {

@@ -48,6 +48,13 @@ bool runs(const Command& c, std::string_view name);
 // The first launcher (in table order) that runs `c`, or "".
 std::string launcher_of(const Command& c);
 
+// `c` as its container runs it: the words of `docker run IMAGE ARGS` or of a compose
+// service's `command:` go to the image's own entrypoint when the image has one
+// (knowledge/containers.yaml image-entrypoints: vllm/vllm-openai runs `vllm serve ARGS`), so
+// that entrypoint's words come first. nullopt when `c` runs as written (no such image, or
+// its first word is a program of its own: a shell, python, a launcher).
+std::optional<Command> entrypoint_launch(const FileFacts& f, const Command& c);
+
 // Hydra-style overrides `key=value` (also `+key=`, `a.b.key=`) that are not flags:
 // (key as written, the word) for each word whose key is `key` or ends with ".key".
 std::vector<std::pair<std::string, const Word*>> overrides(const Command& c, std::string_view key);

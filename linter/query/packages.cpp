@@ -127,8 +127,51 @@ bool other_platform_env(const PkgEnv& env) {
 }
 
 bool other_platform_install(const Project& p, const ParsedFile& f, const Install& in) {
-  if (other_platform(f.src.path())) return true;
+  if (other_platform(f.src.path()) || other_platform_section(*f.facts, in.loc.range.line)) return true;
   return in.stage >= 0 && other_platform_image(base_image(p, f, in.stage));
+}
+
+namespace {
+
+// Which platform a heading names: +1 another one's, -1 the Spark's (that wins), 0 none.
+// Words are runs of letters, digits and '_' (so `x86_64` and `mi355x` stay whole).
+int heading_platform(std::string_view title) {
+  static const knowledge::Table& t = knowledge::table("other-platform-headings");
+  int found = 0;
+  size_t i = 0;
+  while (i < title.size()) {
+    while (i < title.size() && !std::isalnum(static_cast<unsigned char>(title[i])) && title[i] != '_') ++i;
+    size_t b = i;
+    while (i < title.size() && (std::isalnum(static_cast<unsigned char>(title[i])) || title[i] == '_')) ++i;
+    if (i == b) continue;
+    const knowledge::Entry* e = t.find(lower(title.substr(b, i - b)));
+    if (!e) continue;
+    if (e->get("spark") == "yes") return -1;
+    found = 1;
+  }
+  return found;
+}
+
+}  // namespace
+
+bool other_platform_section(const FileFacts& f, int line) {
+  if (f.sections.empty() || line <= 0) return false;
+  // the headings above `line` that are still open: each closes the ones of its level and deeper
+  std::vector<const Section*> open;
+  for (const Section& s : f.sections) {
+    if (s.line > line) break;
+    while (!open.empty() && open.back()->level >= s.level) open.pop_back();
+    open.push_back(&s);
+  }
+  for (auto it = open.rbegin(); it != open.rend(); ++it)
+    if (int k = heading_platform((*it)->title)) return k > 0;
+  return false;
+}
+
+bool other_platform_at(const Project& p, const Location& at) {
+  if (other_platform(at.path.str())) return true;
+  const ParsedFile* f = p.find(at.path.str());
+  return f && other_platform_section(*f->facts, at.range.line);
 }
 
 namespace {

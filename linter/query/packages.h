@@ -70,8 +70,17 @@ bool other_platform_image(const Image* im);
 // Is the environment another platform's: a Dockerfile whose path says so, or a stage on an
 // other-platform image?
 bool other_platform_env(const PkgEnv& env);
-// Is an install in file `f` for another platform: the file's path, or its Dockerfile stage's image?
+// Is an install in file `f` for another platform: the file's path, its Dockerfile stage's
+// image, or (Markdown) the section it is written in?
 bool other_platform_install(const Project& p, const ParsedFile& f, const Install& in);
+
+// Is line `line` of a Markdown file in a section for another platform: the nearest heading
+// above it (or one of that heading's parents) that names a platform names another one
+// (knowledge/platforms.yaml other-platform-headings: `## AMD ROCm`, `### MI355X`, `## macOS`)?
+// A heading that also names the Spark's (`Linux`, `aarch64`, `DGX Spark`) is not another's.
+bool other_platform_section(const FileFacts& f, int line);
+// other_platform(at.path), or other_platform_section of the file at `at`.
+bool other_platform_at(const Project& p, const Location& at);
 
 // A torch already in the environment before `run`: an exact `torch` pin of an earlier run
 // (earlier RUN of the stage or of the stages it builds on, earlier line of a script), or a

@@ -248,7 +248,8 @@ void image(const Project& p, const Image& im, Reporter& out) {
 void images(const Project& p, const ParsedFile& f, Reporter& out) {
   if (f.facts->images.empty() || query::other_platform(f.src.path())) return;
   for (const Image& im : f.facts->images)
-    if (!im.from_stage && !smoke_test_stage(f, im.stage)) image(p, im, out);
+    if (!im.from_stage && !smoke_test_stage(f, im.stage) && !query::other_platform_section(*f.facts, im.loc.range.line))
+      image(p, im, out);
 }
 
 // ---- environments: what shares one Python environment with what
@@ -439,7 +440,7 @@ void default_index_torch(const EnvView& v, const InstalledPackage& ip, Reporter&
                      fix, query::command_of(ip)));
 }
 
-void environment(const PkgEnv& env, bool lock_pins, Reporter& out) {
+void environment(const Project& p, const PkgEnv& env, bool lock_pins, Reporter& out) {
   if (query::other_platform_env(env)) return;
   ImageCuda ic = env.image ? image_cuda(env.image->ref) : ImageCuda{};
   EnvView v{env, ic, ic.known && ic.major <= 12, cuda13_evidence(env, ic), lock_pins};
@@ -448,7 +449,7 @@ void environment(const PkgEnv& env, bool lock_pins, Reporter& out) {
   for (const PkgRun& run : env.runs) {
     cu13_run_on_cuda12_image(v, run, out);
     for (; i < pkgs.size() && pkgs[i].run == &run; ++i) {
-      if (query::other_platform(pkgs[i].req->loc.path)) continue;
+      if (query::other_platform_at(p, pkgs[i].req->loc)) continue;
       cuda12_library(v, pkgs[i], out);
       cuda13_package_on_cuda12_image(v, pkgs[i], out);
       default_index_torch(v, pkgs[i], out);
@@ -463,7 +464,7 @@ class G1 : public Rule {
     for (const auto& f : p.files) version_tags(p, *f, out);
     for (const auto& f : p.files) images(p, *f, out);
     bool lock_pins = lock_pins_cuda_torch(p);
-    for (const PkgEnv& env : query::environments(p)) environment(env, lock_pins, out);
+    for (const PkgEnv& env : query::environments(p)) environment(p, env, lock_pins, out);
   }
 };
 

@@ -7,6 +7,7 @@
 #include "core/registry.h"
 #include "query/finding.h"
 #include "query/layout.h"
+#include "query/packages.h"
 #include "rules/G10-tensor-parallel-across-sparks/surfaces.h"
 
 namespace sc {
@@ -97,7 +98,8 @@ class TensorParallelRule : public Rule {
       g10::Hits hits = g10::tp_surfaces(*f, shared_gpus);
       bool multi_gpu = !hits.list.empty() && tied.multi_gpu_nodes(*f);
       for (const auto& h : hits.list)
-        if (spans_sparks(h, p.target.sparks, multi_gpu)) report(h, out);
+        if (spans_sparks(h, p.target.sparks, multi_gpu) && !query::other_platform_section(*f->facts, h.loc.range.line))
+          report(h, out);
       note_unreadable(hits.bad, out);
     }
   }

@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "knowledge/knowledge.h"
+#include "query/commands.h"
 #include "query/config.h"
 #include "query/layout.h"
 #include "query/python.h"
@@ -246,7 +247,10 @@ Hits tp_surfaces(const ParsedFile& f, bool shared_gpus) {
   // #SBATCH lines, the SkyPilot / Kubernetes keys around a run block, exported NNODES...
   if (std::any_of(ff.commands.begin(), ff.commands.end(), [](const Command& c) { return !c.argv.empty(); })) {
     Layout file_layout = merge(merge(query::sbatch_layout(ff.sbatch), query::config_layout(ff.config, shared_gpus)), query::env_layout(ff.env));
-    for (const auto& c : ff.commands) commands(c, file_layout, hits);
+    for (const auto& c : ff.commands) {
+      auto run = query::entrypoint_launch(ff, c);  // `docker run vllm/vllm-openai --tp 2`
+      commands(run ? *run : c, file_layout, hits);
+    }
   }
   std::string dir = f.src.path().str().substr(0, f.src.path().str().rfind('/') == std::string::npos ? 0 : f.src.path().str().rfind('/'));
   python(ff.python, hits);  // first: a call's own wording wins over the config entry it also yields

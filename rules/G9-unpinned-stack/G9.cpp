@@ -231,8 +231,9 @@ class G9 : public Rule {
         Installer t = ip.run->install->tool;
         // pyproject [project] ranges describe a package, not an install; conda is judged by G1
         if (t == Installer::PyprojectDeps || query::conda_like(t) || ip.req->name.empty()) continue;
-        // an NPU/ROCm/Windows/macOS install: by the file's path or the stage's base image
-        if (query::other_platform(ip.req->loc.path) || query::other_platform_env(env)) continue;
+        // an NPU/ROCm/Windows/macOS install: by the file's path, its Markdown section or the
+        // stage's base image
+        if (query::other_platform_at(p, ip.req->loc) || query::other_platform_env(env)) continue;
         judge(p, ip, out);
       }
   }

@@ -186,3 +186,24 @@ TEST_CASE("G10 GPU sharing: Kubernetes GPU counts under time-slicing are not GPU
   std::string sharing = "version: v1\nsharing:\n  timeSlicing:\n    resources:\n      - name: nvidia.com/gpu\n        replicas: 2\n";
   CHECK(run_rule("G10", {{"job.yaml", job}, {"plugin/any.yaml", sharing}}).findings.size() == 1);
 }
+
+TEST_CASE("G10 image entrypoints: vllm/vllm-openai takes the words after the image", "[G10]") {
+  auto r = lint_g10("run.sh",
+                    "docker run --gpus all vllm/vllm-openai:latest --model m --tensor-parallel-size 2\n"
+                    "docker run --gpus all --entrypoint vllm nvcr.io/nvidia/vllm:25.11-py3 serve m -tp 2\n"
+                    "docker run --gpus all nvcr.io/nvidia/vllm:25.11-py3 --model m --tensor-parallel-size 2\n"
+                    "docker run vllm/vllm-openai:latest --model m --tensor-parallel-size 1\n");
+  CHECK(r.lines() == std::vector<int>{1, 2});
+  auto c = lint_g10("compose.yaml",
+                    "services:\n"
+                    "  a:\n    image: vllm/vllm-openai:v0.11.0\n    command: [\"m\", \"--tensor-parallel-size\", \"2\"]\n"
+                    "  b:\n    image: lmsysorg/sglang:latest\n    command: --model-path m --tp 2\n");
+  CHECK(c.lines() == std::vector<int>{4});
+}
+
+TEST_CASE("G10 other-platform sections: a Markdown heading naming another platform", "[G10]") {
+  auto r = lint_g10("README.md",
+                    "# Serve\n\n## Two Sparks\n\n```bash\nvllm serve m --tensor-parallel-size 2\n```\n\n"
+                    "## AMD MI300X\n\n```bash\nvllm serve m --tensor-parallel-size 2\n```\n");
+  CHECK(r.lines() == std::vector<int>{6});
+}

@@ -111,6 +111,31 @@ TEST_CASE("G1/G9 other platforms by path segment", "[G9]") {
   CHECK_FALSE(sc::query::other_platform("docker/Dockerfile.cuda"));
 }
 
+TEST_CASE("query::other_platform_section: the nearest heading naming a platform decides", "[G9][query]") {
+  MemProject m{{"INSTALL.md",
+                "# Install\n"                           // 1
+                "## AMD ROCm (MI355X)\n"                // 2
+                "### Docker\n"                          // 3
+                "text\n"                                // 4
+                "## DGX Spark\n"                        // 5
+                "text\n"                                // 6
+                "## Linux or macOS\n"                   // 7
+                "text\n"                                // 8
+                "## Windows\n"                          // 9
+                "### Notes on x86_64 and aarch64\n"     // 10
+                "text\n"                                // 11
+                "## amdgpu-style words: Hipster\n"      // 12
+                "text\n"}};                             // 13
+  const sc::FileFacts& f = *m.p.find("INSTALL.md")->facts;
+  CHECK_FALSE(sc::query::other_platform_section(f, 1));
+  CHECK(sc::query::other_platform_section(f, 3));
+  CHECK(sc::query::other_platform_section(f, 4));
+  CHECK_FALSE(sc::query::other_platform_section(f, 6));
+  CHECK_FALSE(sc::query::other_platform_section(f, 8));   // names the Spark's Linux too
+  CHECK_FALSE(sc::query::other_platform_section(f, 11));  // the nearer heading names aarch64
+  CHECK_FALSE(sc::query::other_platform_section(f, 13));  // whole words only
+}
+
 TEST_CASE("G9 replaces_earlier_torch: torch already installed in the environment", "[G9]") {
   MemProject m{{"Dockerfile",
                 "FROM ubuntu:24.04\n"
