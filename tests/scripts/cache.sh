@@ -53,6 +53,19 @@ check "a second install of the same build (a copy, another mtime) reads the cach
 check "a run with nothing to cache (an empty folder) creates nothing" bash -c "mkdir '$TMP/empty' && cd '$TMP/empty' && '$SPARKCHECK' lint . >/dev/null 2>&1; ! test -e .sparkcheck_cache"
 check "standard input writes nothing" bash -c "cd '$TMP/nc' && '$SPARKCHECK' lint --stdin-filename Dockerfile < '$f' >/dev/null; ! test -e .sparkcheck_cache"
 check "SPARKCHECK_CACHE_DIR is used" bash -c "cd '$TMP/nc' && SPARKCHECK_CACHE_DIR='$TMP/envc' '$SPARKCHECK' lint . >/dev/null; ls '$TMP/envc' | grep -q '^facts-'"
+# a pre-commit style call naming a few files after a whole-tree lint: parsed directly, the
+# cache neither decoded nor rewritten; the findings those of --no-cache
+named=(G1/plain-torch.sh G9/requirements-unpinned.txt)
+for n in "${named[@]}"; do [ -f "$TMP/fx/$n" ] || fail "fixture $n is missing"; done
+(cd "$TMP/fx" && "$SPARKCHECK" lint --no-config --cache-dir "$TMP/pc" . >/dev/null 2>&1)
+pc_before="$(ls -l --time-style=+%s.%N "$TMP/pc" | md5sum)"
+check "a few named files: parsed directly, the cache left as it is" bash -c \
+  "cd '$TMP/fx' && '$SPARKCHECK' lint --no-config --cache-dir '$TMP/pc' -v ${named[*]} 2>&1 >/dev/null | grep -q 'named file(s) parsed directly'"
+check "... the cache file untouched" test "$pc_before" = "$(ls -l --time-style=+%s.%N "$TMP/pc" | md5sum)"
+check "... the same JSON as --no-cache" test "$(cd "$TMP/fx" && "$SPARKCHECK" lint --no-config --format json --cache-dir "$TMP/pc" "${named[@]}" 2>/dev/null)" = \
+  "$(cd "$TMP/fx" && "$SPARKCHECK" lint --no-config --format json --no-cache "${named[@]}" 2>/dev/null)"
+check "a named folder still uses the cache" bash -c \
+  "cd '$TMP/fx' && '$SPARKCHECK' lint --no-config --cache-dir '$TMP/pc' -v G9 2>&1 >/dev/null | grep -q ' hits, '"
 printf 'cache-dir: ../cfgc\n' > "$TMP/nc/.sparkcheck.yaml"
 check "a discovered config's cache-dir outside its folder is not used" bash -c "cd '$TMP/nc' && '$SPARKCHECK' lint . >/dev/null 2>&1; ! test -e '$TMP/cfgc'"
 check "--config's cache-dir is used (relative to the config file)" bash -c "cd '$TMP/nc' && '$SPARKCHECK' lint --config .sparkcheck.yaml . >/dev/null; ls '$TMP/cfgc' | grep -q '^facts-'"
