@@ -279,6 +279,16 @@ Evidence cuda13_evidence(const PkgEnv& env, const ImageCuda& ic) {
   return {};
 }
 
+// A torch pinned to a CUDA 12 build (torch==2.9.0+cu128) in the environment: local_version
+// reports it, and the CUDA 12 libraries beside it (nvidia-*-cu12) are its own dependencies.
+bool cuda12_torch(const PkgEnv& env) {
+  for (const PkgRun& run : env.runs)
+    for (const PkgMember& m : run.members)
+      for (const Requirement& r : m.install->packages)
+        if (r.name == "torch" && cuda12_build(cuda_tag_value(r.local_version))) return true;
+  return false;
+}
+
 bool cu13_index(const PkgRun& run) {
   for (const IndexUrl& ix : run.indexes)
     if (cuda_of_url(ix.url) >= first_cuda13()) return true;
@@ -292,6 +302,7 @@ struct EnvView {
   bool cuda12_image;
   Evidence e13;
   bool lock_pins_cuda_torch;
+  bool cuda12_torch;  // cuda12_torch(env)
 };
 
 // ---- CUDA 13 wheels (cu130 index, --torch-backend=cu13x) on a CUDA 12 base image
@@ -336,7 +347,7 @@ void cuda12_library(const EnvView& v, const InstalledPackage& ip, Reporter& out)
                        "sgl-kernel from the default index is the CUDA 12 build and hard-codes libcudart.so.12; the "
                        "Spark's CUDA 13 stack has only libcudart.so.13 (\"Could not load any common_ops library\")",
                        "install it from the cu130 index: --extra-index-url https://docs.sglang.ai/whl/cu130/", rel));
-  } else if (!v.cuda12_image) {
+  } else if (!v.cuda12_image && !v.cuda12_torch) {  // beside a CUDA 12 torch: reported at the torch
     out.report(finding(Level::Warning, r.loc,
                        r.name + " is a CUDA 12 build: the Spark's host stack is CUDA 13, so it works only with its own "
                        "CUDA 12 runtime and breaks next to any CUDA 13 package (torch cu130, NGC >= 25.08)",
@@ -443,7 +454,7 @@ void default_index_torch(const EnvView& v, const InstalledPackage& ip, Reporter&
 void environment(const Project& p, const PkgEnv& env, bool lock_pins, Reporter& out) {
   if (query::other_platform_env(env)) return;
   ImageCuda ic = env.image ? image_cuda(env.image->ref) : ImageCuda{};
-  EnvView v{env, ic, ic.known && ic.major <= 12, cuda13_evidence(env, ic), lock_pins};
+  EnvView v{env, ic, ic.known && ic.major <= 12, cuda13_evidence(env, ic), lock_pins, cuda12_torch(env)};
   auto pkgs = query::packages_in(env);
   size_t i = 0;  // pkgs come grouped by run, in run order
   for (const PkgRun& run : env.runs) {
