@@ -185,12 +185,17 @@ bool torch_pin(const Installer t, const Requirement& r) {
 
 }  // namespace
 
+namespace {
+bool cuda_source(const PkgRun& run);
+}  // namespace
+
 const Requirement* torch_installed_before(const PkgEnv& env, const PkgRun& run) {
   for (const PkgRun& earlier : env.runs) {
     if (&earlier == &run) break;
+    bool cuda = cuda_source(earlier);  // `pip install torch --index-url .../cu130`: a CUDA torch, any version
     for (const PkgMember& m : earlier.members)
       for (const Requirement& r : m.install->packages)
-        if (torch_pin(m.install->tool, r) && !requirement_skips_aarch64(r)) return &r;
+        if ((torch_pin(m.install->tool, r) || (cuda && r.name == "torch")) && !requirement_skips_aarch64(r)) return &r;
   }
   return nullptr;
 }

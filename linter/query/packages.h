@@ -83,8 +83,9 @@ bool other_platform_section(const FileFacts& f, int line);
 bool other_platform_at(const Project& p, const Location& at);
 
 // A torch already in the environment before `run`: an exact `torch` pin of an earlier run
-// (earlier RUN of the stage or of the stages it builds on, earlier line of a script), or a
-// conda `pytorch` / `pytorch-cuda` pin. Null when none.
+// (earlier RUN of the stage or of the stages it builds on, earlier line of a script), a torch
+// an earlier run took from a CUDA index or uv backend (any version), or a conda `pytorch` /
+// `pytorch-cuda` pin. Null when none.
 const Requirement* torch_installed_before(const PkgEnv& env, const PkgRun& run);
 
 // The requirement of r's package that an earlier run of the environment installed and that `r`
