@@ -31,10 +31,19 @@ std::optional<Fix> suffix_fix(const Project& p, const Location& at) {
   return query::make_fix("Target the arch-specific 12.1a (sm_121a)", true, edits);
 }
 
+// A plain environment setting whose variable another one of the same file decides in its
+// place, naming 12.1a (CMAKE_CUDA_ARCHITECTURES=121 beside TORCH_CUDA_ARCH_LIST=12.1a).
+bool decided_elsewhere(const Evidence& ev, const Place& a) {
+  return !a.yields_to.empty() && std::any_of(ev.specific.begin(), ev.specific.end(), [&](const Place& s) {
+           return s.what == a.yields_to && s.loc.path == a.loc.path;
+         });
+}
+
 // 1. An architecture list for 12.1 without the a/f suffix, near an NVFP4 use.
 void plain_arch_lists(const Project& p, const Evidence& ev, Reporter& out) {
   std::set<std::tuple<std::string, int, int>> reported;  // one finding per place
   for (const auto& a : ev.plain) {
+    if (decided_elsewhere(ev, a)) continue;
     auto u = std::find_if(ev.uses.begin(), ev.uses.end(), [&](const Place& x) { return a.near(x); });
     if (u == ev.uses.end() || !reported.insert({a.loc.path, a.loc.range.line, a.loc.range.col}).second) continue;
     std::string msg = a.what +

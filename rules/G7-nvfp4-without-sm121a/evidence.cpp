@@ -148,12 +148,16 @@ static bool naming_key(const std::string& k) {
 
 // ---- what the project says ---------------------------------------------------------
 
-void Evidence::arch_setting(const std::string& var, const std::string& value, const Location& loc) {
+void Evidence::arch_setting(const std::string& var, const std::string& value, const Location& loc, bool cmake_define) {
   const Entry* e = table("arch-list-variables").find(var);
   if (!e || !e->get("no_fp4_kernels").empty()) return;  // NCCL's NVCC_GENCODE: no FP4 kernels built
   Arch a = classify(value, !e->get("named_archs").empty());
-  if (a == Arch::Plain) plain.push_back({loc, var + "=\"" + value + "\""});
-  else if (a == Arch::Specific) specific.push_back({loc, var});
+  if (a == Arch::Plain) {
+    plain.push_back({loc, var + "=\"" + value + "\""});
+    if (!cmake_define) plain.back().yields_to = e->get("env_yields_to");
+  } else if (a == Arch::Specific) {
+    specific.push_back({loc, var});
+  }
 }
 
 void Evidence::arch_argument(const Location& loc, const std::string& what, std::string_view value,
@@ -172,7 +176,7 @@ static void cmake_assignment(const Word& w, Evidence& ev) {
   if (eq == std::string::npos) return;
   std::string var = assign.substr(0, eq);
   var = var.substr(0, var.find(':'));
-  ev.arch_setting(var, assign.substr(eq + 1), w.loc);
+  ev.arch_setting(var, assign.substr(eq + 1), w.loc, starts_with(w.text, "-D"));
 }
 
 // nvcc: -gencode arch=...,code=..., -gencode=..., -arch=sm_121, --gpu-architecture sm_121

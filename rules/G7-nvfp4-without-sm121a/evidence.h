@@ -36,6 +36,7 @@ struct Place {
   std::string what;
   std::string dir;
   Location value_loc;  // where the architecture list is written (the flag's value may follow it)
+  std::string yields_to;  // a plain environment setting: the variable that decides instead (arch.yaml env_yields_to)
   bool near(const Place& o) const { return near_dirs(dir, o.dir); }
 };
 
@@ -44,8 +45,8 @@ struct Evidence {
   std::vector<std::string> arch_dirs;  // directories whose files name architectures (any GPU)
   std::set<std::string> ngc_files;     // files that run an NGC framework image (NVIDIA's Spark builds)
 
-  // VAR=value for an arch-list variable.
-  void arch_setting(const std::string& var, const std::string& value, const Location& loc);
+  // VAR=value for an arch-list variable; `cmake_define` for -DVAR=value on a command line.
+  void arch_setting(const std::string& var, const std::string& value, const Location& loc, bool cmake_define = false);
   // An nvcc argument naming architectures ("-gencode arch=compute_121,code=sm_121").
   void arch_argument(const Location& loc, const std::string& what, std::string_view value, std::string short_what,
                      const Location* value_loc = nullptr);
