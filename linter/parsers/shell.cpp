@@ -448,7 +448,10 @@ class Walker {
     std::vector<Piece> out;
     if (is(value, "array")) {
       ts::each_named_child(value, [&](TSNode el) {
-        if (!is(el, "comment")) add_pieces(out, expand_word(raw(el), vars_), loc(el));
+        if (is(el, "comment")) return;
+        Expanded x = expand_word(raw(el), vars_);
+        if (is(el, "string") || is(el, "raw_string")) out.push_back({x.text, x.resolved, loc(el)});  // ("A=b c"): one element
+        else add_pieces(out, x, loc(el));
       });
       return out;
     }
