@@ -9,7 +9,8 @@
 //      with the right payload size and checksum, so that mutations reach the entry decoder.
 //   1  the target adds the header only (the payload, root and options included, and the
 //      trailer come from the input);
-//   2  the whole file as given.
+//   2  the whole file as given; it is also written to a private file and read back through
+//      read_cache_file and cache_stated_entries (the checks before any byte is trusted).
 // A cache that decodes is encoded again (every decoded fact is written back), and that
 // encoding must decode too.
 //
@@ -73,6 +74,23 @@ std::string framed(std::string_view entries, uint64_t n, const Frame& f) {
   put64(out, payload.size());
   put64(out, sc::cache_checksum(payload));
   return out;
+}
+
+// Mode 2: the file read from disk must be the bytes written or refused, and the stated
+// count the trailer's first 8 bytes of a file read whole.
+void check_file_reads(const std::string& file) {
+  static const std::string path = [] {
+    std::string t = (fs::temp_directory_path() / "sparkcheck-fuzz-cache-XXXXXX").string();
+    if (!mkdtemp(t.data())) std::abort();
+    return t + "/facts.bin";
+  }();
+  { std::ofstream(path, std::ios::binary | std::ios::trunc) << file; }
+  std::string bytes, why;
+  bool read = sc::read_cache_file(path, bytes, why);
+  if (read && bytes != file) __builtin_trap();
+  uint64_t n = sc::cache_stated_entries(path);
+  uint64_t want = read && file.size() >= 24 ? le64(std::string_view(file).substr(file.size() - 24, 8)) : 0;
+  if (n != want) __builtin_trap();
 }
 
 // Seeds from a real cache: lint small files with the disk cache on, then keep the entries.
@@ -157,7 +175,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       file = framed(in.substr(1), static_cast<unsigned char>(in[0]), f);
       break;
     case 1: file = f.header + std::string(in); break;
-    default: file = std::string(in); break;
+    default:
+      file = std::string(in);
+      check_file_reads(file);
+      break;
   }
   sc::ParseCache cache;
   std::string why;

@@ -66,6 +66,9 @@ std::string cache_file_in(const std::string& dir, const std::string& root, const
 // empty), not a regular file, over the size cap, another user's, or not starting with
 // cache_header() (then nothing past the header is read).
 bool read_cache_file(const std::string& path, std::string& bytes, std::string& why);
+// The entry count a cache file's trailer states, read with the checks of read_cache_file but
+// nothing else (untrusted: a number to decide with). 0 when there is no usable cache file.
+uint64_t cache_stated_entries(const std::string& path);
 
 // run_lint with the disk cache (LintOptions::disk_cache): load, lint reusing what it holds,
 // save when anything changed. `root` is the run's lint root. Fills LintResult::cache.

@@ -403,12 +403,7 @@ size_t seed_from_disk_cache(const LintOptions& opt, const std::string& root, Par
   return 0;
 }
 
-namespace {
-
-// The entry count a cache file's trailer states (the first of its last 24 bytes), unchecked:
-// a number to decide with, never trusted for content (a planted count only makes the run
-// parse what it names). 0 when there is no usable cache file.
-uint64_t stated_entries(const std::string& path) {
+uint64_t cache_stated_entries(const std::string& path) {
   struct stat st;
   std::string why, t;
   int fd = open_cache_file(path, st, why);
@@ -419,6 +414,8 @@ uint64_t stated_entries(const std::string& path) {
   for (int i = 7; ok && i >= 0; --i) v = v << 8 | static_cast<unsigned char>(t[static_cast<size_t>(i)]);
   return ok ? v : 0;
 }
+
+namespace {
 
 // A run that names files only (no folder), few against the cache's entries: a pre-commit
 // call on the staged files after a whole-tree lint. Parsing them costs less than decoding a
@@ -431,7 +428,7 @@ uint64_t few_named_files(const LintOptions& opt, const std::string& cache_file) 
     struct stat st;
     if (stat(p.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return 0;
   }
-  uint64_t n = stated_entries(cache_file);
+  uint64_t n = cache_stated_entries(cache_file);
   return n >= kEntriesPerNamedFile * opt.paths.size() ? n : 0;
 }
 

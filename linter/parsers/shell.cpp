@@ -2,6 +2,7 @@
 // Shell layer (see shell.h): tree-sitter-bash -> Command / EnvSetting facts.
 #include "parsers/shell.h"
 
+#include "parsers/embedded.h"
 #include "parsers/ts_util.h"
 
 #include <tree_sitter/api.h>
@@ -701,6 +702,76 @@ class Walker {
     }
   }
 
+  // The file a heredoc's text becomes: `cat > F <<EOF`, `cat <<EOF > F`, `tee [-a] F <<EOF`
+  // (F's name), `python3 - <<EOF` ("heredoc.py"); empty for any other command.
+  std::string heredoc_target(TSNode n) {
+    TSNode body = ts_node_child_by_field_name(n, "body", 4);
+    if (ts_node_is_null(body) || !is(body, "command")) return "";
+    TSNode name = ts_node_child_by_field_name(body, "name", 4);
+    if (ts_node_is_null(name)) return "";
+    std::string prog = program(word(name));
+    if (prog == "sudo") prog = "";  // `sudo tee F`: the first argument is the program
+    std::vector<std::string> args;
+    ts::each_named_child(body, [&](TSNode ch) {
+      if (!is(ch, "command_name") && !redirect(ch)) args.push_back(word(ch).text);
+    });
+    if (prog.empty() && !args.empty()) {
+      prog = args.front().substr(args.front().rfind('/') == std::string::npos ? 0 : args.front().rfind('/') + 1);
+      args.erase(args.begin());
+    }
+    if (prog == "tee") {
+      for (const std::string& a : args)
+        if (!a.empty() && a[0] != '-') return a;
+      return "";
+    }
+    if ((prog == "python" || starts_with(prog, "python3")) && (args.empty() || args == std::vector<std::string>{"-"}))
+      return "heredoc.py";
+    if (prog != "cat") return "";
+    std::string target;
+    auto dest = [&](TSNode r) {
+      std::string_view op = raw(r);
+      TSNode d = ts_node_child_by_field_name(r, "destination", 11);
+      if (!ts_node_is_null(d) && (starts_with(op, ">") || starts_with(op, "1>"))) target = word(d).text;
+    };
+    ts::each_named_child(n, [&](TSNode ch) {
+      if (is(ch, "file_redirect")) dest(ch);
+      if (is(ch, "heredoc_redirect")) ts::each_named_child(ch, [&](TSNode r) { if (is(r, "file_redirect")) dest(r); });
+    });
+    return target;
+  }
+
+  // A heredoc that writes a Dockerfile, a compose file or Python: its text is parsed as that
+  // file (its lines mapped back here), so a setup written by a script or a guide's step counts.
+  void heredoc_file(TSNode n) {
+    static thread_local int nested = 0;  // a heredoc's Dockerfile may hold another heredoc
+    if (nested >= 3) return;
+    TSNode body{};
+    bool found = false;
+    ts::each_named_child(n, [&](TSNode ch) {
+      if (is(ch, "heredoc_redirect"))
+        ts::each_named_child(ch, [&](TSNode b) { if (is(b, "heredoc_body")) body = b, found = true; });
+    });
+    if (!found) return;
+    std::string target = heredoc_target(n);
+    if (target.empty()) return;
+    std::string base = target.substr(target.rfind('/') == std::string::npos ? 0 : target.rfind('/') + 1);
+    FileInfo info{src_.path(), base, {}};
+    const Parser* p = parser_for(info);
+    if (!p || (p->kind() != FileKind::Dockerfile && p->kind() != FileKind::Python && !compose_name(base))) return;
+    std::string text(raw(body));
+    EmbedMap m;
+    int row = static_cast<int>(ts_node_start_point(body).row) + 1;
+    for (const std::string& l : split(text, '\n')) m.add(src_, row++, l);
+    ++nested;
+    parse_embedded(src_, base, std::move(text), m, out_, diag_);
+    --nested;
+  }
+
+  static bool compose_name(const std::string& base) {
+    return (starts_with(base, "docker-compose") || starts_with(base, "compose")) &&
+           (ends_with(base, ".yml") || ends_with(base, ".yaml"));
+  }
+
   void comment(TSNode n) {
     std::string_view t = raw(n);
     uint32_t start = ts_node_start_byte(n);
@@ -763,6 +834,10 @@ class Walker {
       return walk_children(n);
     }
     if (!std::strcmp(t, "heredoc_body") || !std::strcmp(t, "heredoc_content")) return;
+    if (!std::strcmp(t, "redirected_statement")) {
+      walk_children(n);
+      return heredoc_file(n);
+    }
     if (!std::strcmp(t, "comment")) return comment(n);
     walk_children(n);
   }

@@ -347,3 +347,35 @@ TEST_CASE("double-quoted bash -c strings are read as scripts", "[shell]") {
   for (const Command& c : q.facts.commands) vllm += !c.argv.empty() && c.argv[0].text == "vllm";
   CHECK(vllm == 0);
 }
+
+TEST_CASE("heredocs that write a Dockerfile, compose file or Python are parsed as that file", "[shell]") {
+  auto images = [](const std::string& text) {
+    std::vector<std::string> v;
+    for (const Image& im : sh(text).facts.images) v.push_back(im.ref + "@" + std::to_string(im.loc.range.line));
+    return v;
+  };
+  const std::string body = "\nFROM nvidia/cuda:12.4.1-devel-ubuntu22.04\nEOF\n";
+  SECTION("cat with > or >> before or after the heredoc, tee, sudo tee -a") {
+    CHECK(images("cat > Dockerfile <<EOF" + body) == std::vector<std::string>{"nvidia/cuda:12.4.1-devel-ubuntu22.04@2"});
+    CHECK(images("cat <<'EOF' >> d/Dockerfile.gpu" + body).size() == 1);
+    CHECK(images("tee Containerfile <<EOF" + body).size() == 1);
+    CHECK(images("sudo tee -a /opt/x/Dockerfile >/dev/null <<EOF" + body).size() == 1);
+    CHECK(images("echo start\ncat > Dockerfile <<EOF" + body)[0] == "nvidia/cuda:12.4.1-devel-ubuntu22.04@3");
+  }
+  SECTION("other files, standard output, other programs, stderr redirects") {
+    CHECK(images("cat > notes.txt <<EOF" + body).empty());
+    CHECK(images("cat <<EOF" + body).empty());
+    CHECK(images("grep FROM > Dockerfile <<EOF" + body).empty());
+    CHECK(images("cat 2> Dockerfile <<EOF" + body).empty());
+    CHECK(images("cat < Dockerfile <<EOF" + body).empty());
+  }
+  SECTION("compose files by name; python - and python without arguments") {
+    auto f = sh("cat > docker-compose.yml <<EOF\nservices:\n  a:\n    image: nvcr.io/nvidia/pytorch:24.10-py3\nEOF\n").facts;
+    REQUIRE(f.images.size() == 1);
+    CHECK(f.images[0].loc.range.line == 4);
+    CHECK(sh("cat > settings.yml <<EOF\nimage: nvcr.io/nvidia/pytorch:24.10-py3\nEOF\n").facts.images.empty());
+    CHECK(sh("python3 - <<EOF\nimport torch\nEOF\n").facts.python.imports.size() == 1);
+    CHECK(sh("python <<EOF\nimport torch\nEOF\n").facts.python.imports.size() == 1);
+    CHECK(sh("python3 check.py <<EOF\nimport torch\nEOF\n").facts.python.imports.empty());
+  }
+}
