@@ -13,6 +13,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 extern "C" const TSLanguage* tree_sitter_bash(void);
@@ -702,13 +703,10 @@ class Walker {
     }
   }
 
-  // The file a heredoc's text becomes: `cat > F <<EOF`, `cat <<EOF > F`, `tee [-a] F <<EOF`
-  // (F's name), `python3 - <<EOF` ("heredoc.py"); empty for any other command.
-  std::string heredoc_target(TSNode n) {
-    TSNode body = ts_node_child_by_field_name(n, "body", 4);
-    if (ts_node_is_null(body) || !is(body, "command")) return "";
+  // The program and arguments of a heredoc's command (`sudo tee F`: tee and F).
+  std::pair<std::string, std::vector<std::string>> heredoc_command(TSNode body) {
     TSNode name = ts_node_child_by_field_name(body, "name", 4);
-    if (ts_node_is_null(name)) return "";
+    if (ts_node_is_null(name)) return {};
     std::string prog = program(word(name));
     if (prog == "sudo") prog = "";  // `sudo tee F`: the first argument is the program
     std::vector<std::string> args;
@@ -719,14 +717,11 @@ class Walker {
       prog = args.front().substr(args.front().rfind('/') == std::string::npos ? 0 : args.front().rfind('/') + 1);
       args.erase(args.begin());
     }
-    if (prog == "tee") {
-      for (const std::string& a : args)
-        if (!a.empty() && a[0] != '-') return a;
-      return "";
-    }
-    if ((prog == "python" || starts_with(prog, "python3")) && (args.empty() || args == std::vector<std::string>{"-"}))
-      return "heredoc.py";
-    if (prog != "cat") return "";
+    return {prog, args};
+  }
+
+  // The file `cat > F <<EOF` or `cat <<EOF > F` writes: the destination of a `>` redirect.
+  std::string redirect_target(TSNode n) {
     std::string target;
     auto dest = [&](TSNode r) {
       std::string_view op = raw(r);
@@ -738,6 +733,24 @@ class Walker {
       if (is(ch, "heredoc_redirect")) ts::each_named_child(ch, [&](TSNode r) { if (is(r, "file_redirect")) dest(r); });
     });
     return target;
+  }
+
+  static std::string first_operand(const std::vector<std::string>& args) {
+    for (const std::string& a : args)
+      if (!a.empty() && a[0] != '-') return a;
+    return "";
+  }
+
+  // The file a heredoc's text becomes: `cat > F <<EOF`, `cat <<EOF > F`, `tee [-a] F <<EOF`
+  // (F's name), `python3 - <<EOF` ("heredoc.py"); empty for any other command.
+  std::string heredoc_target(TSNode n) {
+    TSNode body = ts_node_child_by_field_name(n, "body", 4);
+    if (ts_node_is_null(body) || !is(body, "command")) return "";
+    auto [prog, args] = heredoc_command(body);
+    if (prog == "tee") return first_operand(args);
+    bool python = prog == "python" || starts_with(prog, "python3");
+    if (python && (args.empty() || args == std::vector<std::string>{"-"})) return "heredoc.py";
+    return prog == "cat" ? redirect_target(n) : "";
   }
 
   // A heredoc that writes a Dockerfile, a compose file or Python: its text is parsed as that
