@@ -305,8 +305,9 @@ struct Expansion {
 
 // ---- everything one file yields ------------------------------------------
 
-// A Markdown heading: its line, level (1-6) and text. Code under a heading that names
-// another platform (query::other_platform_section) is not a Spark setup.
+// A Markdown heading: its line, level (1-6; 7 for a paragraph that is all bold, a label) and
+// text. Code under a heading that names another platform (query::other_platform_section) is
+// not a Spark setup.
 struct Section {
   int line = 0, level = 0;
   std::string title;
@@ -327,6 +328,7 @@ struct FileFacts {
   // Markdown: (first, last) line of each code block read; suppression comments count only there.
   FactList<std::pair<int, int>> code_lines;
   FactList<Section> sections;             // Markdown headings, in order
+  FactList<std::string> front_matter;     // Markdown: the front matter's top-level "key: value" lines
   FactList<CiJob> ci_jobs;                // CI files: where each job is and what runs it
   FactList<Expansion> expansions;         // words whose value is written elsewhere (see Expansion)
   FactList<BuildSpec> builds;             // compose services' `build:`

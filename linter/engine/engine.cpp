@@ -29,6 +29,7 @@
 #include "engine/prefilter.h"
 #include "engine/units.h"
 #include "knowledge/knowledge.h"
+#include "query/packages.h"
 
 namespace sc {
 
@@ -549,6 +550,7 @@ void shrink_to_fit(FileFacts& f) {
   for (PyCall& c : f.python.calls) shrink(c.args);
   shrink(f.installs), shrink(f.indexes), shrink(f.images), shrink(f.env), shrink(f.refs);
   shrink(f.commands), shrink(f.sbatch), shrink(f.config), shrink(f.code_lines), shrink(f.sections), shrink(f.ci_jobs);
+  shrink(f.front_matter);
   shrink(f.python.imports), shrink(f.python.calls), shrink(f.python.assigns), shrink(f.python.strings);
 }
 
@@ -849,6 +851,16 @@ void lower_off_spark(LintResult& res) {
   }
 }
 
+// A Markdown copy of an outside page (query::copied_page: a source URL and a retrieval date in
+// its front matter) holds someone else's commands, not the project's: no finding there.
+void drop_copied_pages(LintResult& res) {
+  auto copied = [&](const Finding& f) {
+    const ParsedFile* pf = res.project.find(f.loc.path);
+    return pf && pf->facts->kind == FileKind::Markdown && query::copied_page(*pf->facts);
+  };
+  res.findings.erase(std::remove_if(res.findings.begin(), res.findings.end(), copied), res.findings.end());
+}
+
 // A finding at a word whose value is written there but used elsewhere (a command held in a
 // shell variable, a compose build arg read by a Dockerfile) names the place of use.
 bool within(const Range& inner, const Range& outer) {
@@ -979,6 +991,7 @@ LintResult run_lint(const LintOptions& opt) {
   read_project(opt, paths, res);
   std::set<std::string> ran = check_rules(opt, res);
   lower_off_spark(res);
+  drop_copied_pages(res);
   add_use_sites(res);
   sort_and_dedupe(res.findings);
   apply_policy(res, opt, ran);

@@ -50,6 +50,20 @@ std::string heading_text(cmark_node* h) {
   return t.substr(0, 200);
 }
 
+// A paragraph of the document that is all bold (`**x86 build**`, up to 100 bytes) labels the
+// text after it like a heading one level below any real one (level 7).
+bool bold_label(cmark_node* n) {
+  if (cmark_node_get_type(n) != CMARK_NODE_PARAGRAPH) return false;
+  cmark_node* parent = cmark_node_parent(n);
+  if (!parent || cmark_node_get_type(parent) != CMARK_NODE_DOCUMENT) return false;
+  cmark_node* first = cmark_node_first_child(n);
+  if (!first || cmark_node_get_type(first) != CMARK_NODE_STRONG) return false;
+  cmark_node* next = cmark_node_next(first);  // at most a trailing ":" after it
+  if (next && (cmark_node_next(next) || cmark_node_get_type(next) != CMARK_NODE_TEXT)) return false;
+  const char* tail = next ? cmark_node_get_literal(next) : "";
+  return (!tail || trim(tail).size() <= 1) && heading_text(first).size() <= 100;
+}
+
 std::vector<Block> code_blocks(const std::string& text) {
   std::vector<Block> out;
   std::unique_ptr<cmark_node, void (*)(cmark_node*)> doc(
@@ -62,6 +76,14 @@ std::vector<Block> code_blocks(const std::string& text) {
     if (ev == CMARK_EVENT_ENTER && cmark_node_get_type(n) == CMARK_NODE_HEADING) {
       Block h;
       h.heading = std::max(1, cmark_node_get_heading_level(n));
+      h.first_line = cmark_node_get_start_line(n);
+      h.title = heading_text(n);
+      out.push_back(std::move(h));
+      continue;
+    }
+    if (ev == CMARK_EVENT_ENTER && bold_label(n)) {
+      Block h;
+      h.heading = 7;
       h.first_line = cmark_node_get_start_line(n);
       h.title = heading_text(n);
       out.push_back(std::move(h));
@@ -228,7 +250,8 @@ class MarkdownReader {
   void block(Block& b) {
     if (b.heading) {
       out_.sections.push_back({b.first_line, b.heading, std::move(b.title)});
-      return heading(b.heading);
+      if (b.heading <= 6) heading(b.heading);  // a bold label (7) does not close a container step
+      return;
     }
     std::string kind = kind_of(b);
     if (kind.empty()) return;
@@ -366,6 +389,26 @@ class MarkdownReader {
   }
 };
 
+// The top-level "key: value" lines of a YAML (`---`) or TOML (`+++`) front matter at the top
+// of the file: at most 64 keys from its first 200 lines, each at most 300 bytes.
+std::vector<std::string> front_matter(const SourceFile& src) {
+  std::vector<std::string> keys;
+  std::string open = src.line_count() >= 1 ? trim(src.line(1)) : "";
+  if (open != "---" && open != "+++") return keys;
+  for (int i = 2; i <= src.line_count() && i <= 200 && keys.size() < 64; ++i) {
+    std::string_view l = src.line(i);
+    std::string t = trim(l);
+    if (t == open || (open == "---" && t == "...")) return keys;
+    size_t sep = l.find(open == "---" ? ':' : '=');
+    if (l.empty() || !std::isalpha(static_cast<unsigned char>(l[0])) || sep == std::string_view::npos) continue;
+    std::string key = lower(trim(l.substr(0, sep))), value = trim(l.substr(sep + 1));
+    if (value.size() >= 2 && (value.front() == '"' || value.front() == '\'') && value.back() == value.front())
+      value = value.substr(1, value.size() - 2);
+    keys.push_back((key + ": " + value).substr(0, 300));
+  }
+  return {};  // never closed: not a front matter
+}
+
 class MarkdownParser : public Parser {
  public:
   FileKind kind() const override { return FileKind::Markdown; }
@@ -375,6 +418,7 @@ class MarkdownParser : public Parser {
   }
   void parse(const SourceFile& src, FileFacts& out, ParseDiag& diag) const override {
     out.kind = FileKind::Markdown;
+    out.front_matter = front_matter(src);
     MarkdownReader r(src, out, diag);
     std::vector<Block> blocks;
     Block notes;

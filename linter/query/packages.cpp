@@ -168,6 +168,20 @@ bool other_platform_section(const FileFacts& f, int line) {
   return false;
 }
 
+bool copied_page(const FileFacts& f) {
+  static const knowledge::Table& t = knowledge::table("copied-page-keys");
+  bool address = false, retrieval = false;
+  for (const std::string& kv : f.front_matter) {
+    size_t colon = kv.find(':');
+    const knowledge::Entry* e = t.find(kv.substr(0, colon));
+    if (!e) continue;
+    std::string_view value = std::string_view(kv).substr(colon + 1);
+    if (e->get("role") == "retrieval") retrieval = true;
+    else address = address || value.find("http://") == 1 || value.find("https://") == 1;
+  }
+  return address && retrieval;
+}
+
 bool other_platform_at(const Project& p, const Location& at) {
   if (other_platform(at.path.str())) return true;
   const ParsedFile* f = p.find(at.path.str());

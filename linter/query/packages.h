@@ -79,6 +79,10 @@ bool other_platform_install(const Project& p, const ParsedFile& f, const Install
 // (knowledge/platforms.yaml other-platform-headings: `## AMD ROCm`, `### MI355X`, `## macOS`)?
 // A heading that also names the Spark's (`Linux`, `aarch64`, `DGX Spark`) is not another's.
 bool other_platform_section(const FileFacts& f, int line);
+// Is the file a copy of an outside page: its front matter names the page's http(s) address and
+// when or by what it was copied (knowledge/documents.yaml copied-page-keys)? Nothing in it is
+// the project's setup.
+bool copied_page(const FileFacts& f);
 // other_platform(at.path), or other_platform_section of the file at `at`.
 bool other_platform_at(const Project& p, const Location& at);
 

@@ -66,7 +66,8 @@ bool archs_named_near(const Evidence& ev, const Place& u) {
   auto near_u = [&](const Place& x) { return x.near(u); };
   return std::any_of(ev.arch_dirs.begin(), ev.arch_dirs.end(), [&](const std::string& d) { return near_dirs(d, u.dir); }) ||
          std::any_of(ev.plain.begin(), ev.plain.end(), near_u) ||
-         std::any_of(ev.specific.begin(), ev.specific.end(), near_u);
+         std::any_of(ev.specific.begin(), ev.specific.end(), near_u) ||
+         std::any_of(ev.suffixed.begin(), ev.suffixed.end(), near_u);
 }
 
 // 2. A kernel build with no architecture list at all, near NVFP4 uses: one finding at the
@@ -141,8 +142,10 @@ void uses_without_arch(const Evidence& ev, Reporter& out) {
   std::vector<const Place*> unbuilt;           // uses for the project note (check 3)
   for (const auto& u : ev.uses) {
     if (!seen.insert({u.loc.path, u.loc.range.line}).second || covered.count(&u)) continue;
-    bool plain_near = std::any_of(ev.plain.begin(), ev.plain.end(), [&](const Place& x) { return x.near(u); });
-    if (!plain_near && !ev.ngc_files.count(u.loc.path)) unbuilt.push_back(&u);
+    auto near_u = [&](const Place& x) { return x.near(u); };
+    bool listed_near = std::any_of(ev.plain.begin(), ev.plain.end(), near_u) ||
+                       std::any_of(ev.suffixed.begin(), ev.suffixed.end(), near_u);
+    if (!listed_near && !ev.ngc_files.count(u.loc.path)) unbuilt.push_back(&u);
   }
   if (ev.specific.empty()) never_targets_121a(unbuilt, out);
 }

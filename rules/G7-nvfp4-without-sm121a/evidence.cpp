@@ -148,11 +148,14 @@ static bool naming_key(const std::string& k) {
 
 // ---- what the project says ---------------------------------------------------------
 
-void Evidence::arch_setting(const std::string& var, const std::string& value, const Location& loc, bool cmake_define) {
+void Evidence::arch_setting(const std::string& var, const std::string& value, const Location& loc, bool cmake_define,
+                            const std::string& suffixed_by) {
   const Entry* e = table("arch-list-variables").find(var);
   if (!e || !e->get("no_fp4_kernels").empty()) return;  // NCCL's NVCC_GENCODE: no FP4 kernels built
   Arch a = classify(value, !e->get("named_archs").empty());
-  if (a == Arch::Plain) {
+  if (a == Arch::Plain && !suffixed_by.empty()) {  // llama.cpp's CMake adds the `a` itself
+    suffixed.push_back({loc, var + "=\"" + value + "\" (" + suffixed_by + " builds it as 12.1a)"});
+  } else if (a == Arch::Plain) {
     plain.push_back({loc, var + "=\"" + value + "\""});
     if (!cmake_define) plain.back().yields_to = e->get("env_yields_to");
   } else if (a == Arch::Specific) {
@@ -168,15 +171,34 @@ void Evidence::arch_argument(const Location& loc, const std::string& what, std::
   else if (k == Arch::Specific) specific.push_back({loc, std::move(short_what)});
 }
 
+// "CMAKE_CUDA_ARCHITECTURES=121" of "-DCMAKE_CUDA_ARCHITECTURES:STRING=121" as (name, value);
+// empty without `=`.
+static std::pair<std::string, std::string> definition(const std::string& word) {
+  std::string assign = starts_with(word, "-D") && word.size() > 2 ? word.substr(2) : word;
+  size_t eq = assign.find('=');
+  if (eq == std::string::npos) return {};
+  std::string var = assign.substr(0, eq);
+  return {var.substr(0, var.find(':')), assign.substr(eq + 1)};
+}
+
+// A cmake line that selects a project adding the `a` to a plain 12X itself (knowledge
+// arch-suffixing-builds: llama.cpp's -DGGML_CUDA=ON): that project's name, else "".
+static std::string suffixing_build(const Command& c) {
+  if (prog_base(c.argv[0].text) != "cmake") return "";
+  static const std::set<std::string> on = {"on", "1", "true", "yes", "y"};
+  for (const Word& w : c.argv) {
+    auto [var, value] = definition(w.text);
+    const Entry* e = var.empty() ? nullptr : table("arch-suffixing-builds").find(var);
+    if (e && on.count(lower(value))) return e->get("project");
+  }
+  return "";
+}
+
 // "-DCMAKE_CUDA_ARCHITECTURES=121", "-DX:STRING=...", "NVCC_GENCODE=..."; in "-D X=Y" the
 // next word is read on its own turn.
-static void cmake_assignment(const Word& w, Evidence& ev) {
-  std::string assign = starts_with(w.text, "-D") && w.text.size() > 2 ? w.text.substr(2) : w.text;
-  size_t eq = assign.find('=');
-  if (eq == std::string::npos) return;
-  std::string var = assign.substr(0, eq);
-  var = var.substr(0, var.find(':'));
-  ev.arch_setting(var, assign.substr(eq + 1), w.loc, starts_with(w.text, "-D"));
+static void cmake_assignment(const Word& w, const std::string& suffixed_by, Evidence& ev) {
+  auto [var, value] = definition(w.text);
+  if (!var.empty()) ev.arch_setting(var, value, w.loc, starts_with(w.text, "-D"), suffixed_by);
 }
 
 // nvcc: -gencode arch=...,code=..., -gencode=..., -arch=sm_121, --gpu-architecture sm_121
@@ -271,9 +293,10 @@ static void command(const Command& c, Evidence& ev) {
     if (knowledge::in("nvfp4-env", name)) ev.uses.push_back({w.loc, name});
   }
   size_t before = ev.arch_count();
+  std::string suffixed_by = suffixing_build(c);
   for (size_t i = 0; i < c.argv.size(); ++i) {
     if (!c.argv[i].resolved) continue;
-    cmake_assignment(c.argv[i], ev);
+    cmake_assignment(c.argv[i], suffixed_by, ev);
     nvcc_flags(c, i, ev);
     command_uses(c, i, ev);
     if (i > 0) specific_word(c.argv[i], ev);

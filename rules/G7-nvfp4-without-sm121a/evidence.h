@@ -42,15 +42,20 @@ struct Place {
 
 struct Evidence {
   std::vector<Place> uses, plain, specific, builds;
+  // plain 12.1 lists of a build whose own CMake adds the `a` (llama.cpp): 12.1a for the uses
+  // in their tree, not a project-wide 12.1a target
+  std::vector<Place> suffixed;
   std::vector<std::string> arch_dirs;  // directories whose files name architectures (any GPU)
   std::set<std::string> ngc_files;     // files that run an NGC framework image (NVIDIA's Spark builds)
 
   // VAR=value for an arch-list variable; `cmake_define` for -DVAR=value on a command line.
-  void arch_setting(const std::string& var, const std::string& value, const Location& loc, bool cmake_define = false);
+  // `suffixed_by`: the project whose CMake turns a plain 12.1 into 12.1a (arch-suffixing-builds).
+  void arch_setting(const std::string& var, const std::string& value, const Location& loc, bool cmake_define = false,
+                    const std::string& suffixed_by = "");
   // An nvcc argument naming architectures ("-gencode arch=compute_121,code=sm_121").
   void arch_argument(const Location& loc, const std::string& what, std::string_view value, std::string short_what,
                      const Location* value_loc = nullptr);
-  size_t arch_count() const { return plain.size() + specific.size(); }
+  size_t arch_count() const { return plain.size() + specific.size() + suffixed.size(); }
 };
 
 // Everything G7 needs to know, from every file that is not test code.

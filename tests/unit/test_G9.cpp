@@ -136,6 +136,41 @@ TEST_CASE("query::other_platform_section: the nearest heading naming a platform 
   CHECK_FALSE(sc::query::other_platform_section(f, 13));  // whole words only
 }
 
+TEST_CASE("query::other_platform_section: an all-bold paragraph labels like a heading", "[G9][query]") {
+  MemProject m{{"BUILD.md",
+                "## Build\n"                 // 1
+                "\n"                         // 2
+                "**x86 build:**\n"           // 3
+                "\n"                         // 4
+                "text\n"                     // 5
+                "\n"                         // 6
+                "**GB10 (aarch64) build**\n" // 7
+                "\n"                         // 8
+                "text\n"                     // 9
+                "## Run\n"                   // 10
+                "Some **x86** words.\n"      // 11: bold inside prose is no label
+                "\n"                         // 12
+                "text\n"}};                  // 13
+  const sc::FileFacts& f = *m.p.find("BUILD.md")->facts;
+  CHECK(sc::query::other_platform_section(f, 5));
+  CHECK_FALSE(sc::query::other_platform_section(f, 9));
+  CHECK_FALSE(sc::query::other_platform_section(f, 13));
+}
+
+TEST_CASE("query::copied_page: an address and a retrieval in the front matter", "[G9][query]") {
+  MemProject m{{"copy.md", "---\ntitle: A recipe\nurl: https://docs.example.org/r\nretrieved: 2026-06-06\n---\ntext\n"},
+               {"own.md", "---\ntitle: Ours\nurl: https://example.org/ours\ncreated: 2026-06-06\n---\ntext\n"},
+               {"local.md", "---\nsource: notes/a.md\nfetched_by: me\n---\ntext\n"},
+               {"open.md", "---\nurl: https://docs.example.org/r\nretrieved: 2026-06-06\ntext\n"},
+               {"toml.md", "+++\nsource_url = \"https://a.example/b\"\nclipped = 2026-01-01\n+++\ntext\n"}};
+  auto copied = [&](const char* path) { return sc::query::copied_page(*m.p.find(path)->facts); };
+  CHECK(copied("copy.md"));
+  CHECK_FALSE(copied("own.md"));    // created: is not a retrieval
+  CHECK_FALSE(copied("local.md"));  // the address is no http(s) URL
+  CHECK_FALSE(copied("open.md"));   // never closed: no front matter
+  CHECK(copied("toml.md"));
+}
+
 TEST_CASE("G9 replaces_earlier_torch: torch already installed in the environment", "[G9]") {
   MemProject m{{"Dockerfile",
                 "FROM ubuntu:24.04\n"
