@@ -221,9 +221,27 @@ static void nvcc_flags(const Command& c, size_t i, Evidence& ev) {
   }
 }
 
+// A client of a running server: an http(s) URL after a flag of knowledge client-endpoint-flags
+// (`--endpoint http://localhost:8000/v1`, `--base-url=http://...`), or an OpenAI-style API base
+// (`http://host:8001/v1`) anywhere on the line (`quickbench.sh LABEL MODEL http://localhost:8001/v1`).
+static bool server_client(const Command& c) {
+  static const knowledge::Table& flags = table("client-endpoint-flags");
+  auto url = [](std::string_view v) { return starts_with(v, "http://") || starts_with(v, "https://"); };
+  for (size_t i = 1; i < c.argv.size(); ++i) {
+    const std::string& t = c.argv[i].text;
+    if (url(t) && (ends_with(t, "/v1") || ends_with(t, "/v1/"))) return true;
+    size_t eq = t.find('=');
+    if (eq != std::string::npos && flags.find(t.substr(0, eq)) && url(std::string_view(t).substr(eq + 1))) return true;
+    if (i + 1 < c.argv.size() && flags.find(t) && url(c.argv[i + 1].text)) return true;
+  }
+  return false;
+}
+
 // NVFP4 uses on a command line: model ids, kernel sources, quantization flags, --fp4-format.
-// A download, upload or container command (knowledge naming-commands): its words name things.
+// A download, upload or container command (knowledge naming-commands) or a server's client:
+// its words name things.
 static bool naming_command(const Command& c) {
+  if (server_client(c)) return true;
   size_t at = c.argv.size() > 1 && prog_base(c.argv[0].text) == "sudo" ? 1 : 0;
   const Entry* e = table("naming-commands").find(prog_base(c.argv[at].text));
   if (!e) return false;
