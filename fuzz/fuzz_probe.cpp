@@ -17,6 +17,8 @@
 #include <sstream>
 #include <string>
 #include <string_view>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "probe/checks.h"
@@ -32,6 +34,16 @@ T get(const json& j, const char* k, T d) {
   if (!j.is_object()) return d;
   auto it = j.find(k);
   if (it == j.end()) return d;
+  if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
+    // nlohmann casts 1e115 to int unchecked (undefined): whole numbers in range only.
+    if (!it->is_number_integer()) return d;
+    if (it->is_number_unsigned()) {
+      auto v = it->get<std::uint64_t>();
+      return std::in_range<T>(v) ? static_cast<T>(v) : d;
+    }
+    auto v = it->get<std::int64_t>();
+    return std::in_range<T>(v) ? static_cast<T>(v) : d;
+  }
   try {
     return it->get<T>();
   } catch (const json::exception&) {

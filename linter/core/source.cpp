@@ -111,9 +111,10 @@ struct SourceFile::Body {
   std::string text;
   std::vector<size_t> line_starts;
   std::vector<LineMapEntry> line_map;
-  // last column computed (line, byte, cols): makes left-to-right scans of long lines linear
+  // last column computed (line text, byte, cols): makes left-to-right scans of long lines
+  // linear, in this file's lines and in the original lines a view maps to
+  std::string_view memo_line;
   size_t memo_byte = 0;
-  int memo_line = 0;
   int memo_cols = 0;
 };
 
@@ -246,16 +247,17 @@ uint64_t hash_bytes(std::string_view s) {
   return hash_finish(hash_mix(h, tail));
 }
 
-int SourceFile::cols_in_line_(int l, std::string_view ln, size_t bytes) const {
+int SourceFile::cols_in_line_(std::string_view ln, size_t bytes, bool ascii) const {
   bytes = std::min(bytes, ln.size());
-  if (ascii_ || !body_) return static_cast<int>(bytes);  // no body: no text, nothing but ASCII
+  if (ascii || !body_) return static_cast<int>(bytes);  // no body: no text, nothing but ASCII
   Body& m = *body_;  // its column memo (mutable, as every column computation is one thread's)
-  if (m.memo_line == l && m.memo_byte <= bytes) {
+  bool same = m.memo_line.data() == ln.data() && m.memo_line.size() == ln.size();
+  if (same && m.memo_byte <= bytes) {
     m.memo_cols += utf8_cols(ln.substr(m.memo_byte), bytes - m.memo_byte);
   } else {
     m.memo_cols = utf8_cols(ln, bytes);
   }
-  m.memo_line = l;
+  m.memo_line = ln;
   m.memo_byte = bytes;
   return m.memo_cols;
 }
@@ -303,11 +305,11 @@ Range SourceFile::map_(int vl, size_t vc, int vel, size_t vec) const {
       const auto& m = map[l - 1];
       out_line = m.line;
       size_t real_bytes = m.col_bytes + c;
-      out_col = utf8_cols(m.real_line, std::min(real_bytes, m.real_line.size())) + 1 +
+      out_col = cols_in_line_(m.real_line, real_bytes, false) + 1 +
                 static_cast<int>(real_bytes > m.real_line.size() ? real_bytes - m.real_line.size() : 0);
     } else {
       out_line = l;
-      out_col = cols_in_line_(l, line(l), c) + 1;
+      out_col = cols_in_line_(line(l), c, ascii_) + 1;
     }
   };
   Range r;

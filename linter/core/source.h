@@ -147,7 +147,7 @@ class SourceFile {
   bool ascii_ = true;  // all bytes < 0x80: columns are byte offsets + 1
   const Body& b() const;  // the body (an empty one for a file made without text)
   Body& own_body();
-  int cols_in_line_(int line, std::string_view ln, size_t bytes) const;
+  int cols_in_line_(std::string_view ln, size_t bytes, bool ascii) const;
   void index_lines_();
   const SourceFile& restored_() const;
   friend struct Restorer;

@@ -2,8 +2,11 @@
 // A machine replayed from a fixture directory (see machine.h). Keys absent
 // from machine.json behave like a machine without that facility: no NVML, no
 // CUDA driver, no interpreter, no cuobjdump.
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
+#include <type_traits>
+#include <utility>
 
 #include "probe/machine.h"
 
@@ -17,6 +20,16 @@ template <class T>
 T get_or(const json& j, const char* k, T dflt) {
   auto it = j.find(k);
   if (it == j.end() || it->is_null()) return dflt;
+  if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
+    // nlohmann casts 1e115 to int unchecked (undefined): whole numbers in range only.
+    if (!it->is_number_integer()) return dflt;
+    if (it->is_number_unsigned()) {
+      auto v = it->get<std::uint64_t>();
+      return std::in_range<T>(v) ? static_cast<T>(v) : dflt;
+    }
+    auto v = it->get<std::int64_t>();
+    return std::in_range<T>(v) ? static_cast<T>(v) : dflt;
+  }
   return it->get<T>();
 }
 

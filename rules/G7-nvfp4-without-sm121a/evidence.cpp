@@ -249,9 +249,10 @@ static bool naming_command(const Command& c) {
   return subs.empty() || (at + 1 < c.argv.size() && std::find(subs.begin(), subs.end(), c.argv[at + 1].text) != subs.end());
 }
 
-static void command_uses(const Command& c, size_t i, Evidence& ev) {
+// `naming` is naming_command(c), judged once per command (it reads the whole line).
+static void command_uses(const Command& c, size_t i, bool naming, Evidence& ev) {
   const Word& w = c.argv[i];
-  if (i == 0 || naming_command(c)) return;
+  if (i == 0 || naming) return;
   if (knowledge::in("naming-flags", c.argv[i - 1].text)) return;  // --name vllm-nvfp4
   if (nvfp4_word(w.text)) ev.uses.push_back({w.loc, w.text});
   for (const Entry& f : table("nvfp4-flags").entries)
@@ -312,11 +313,12 @@ static void command(const Command& c, Evidence& ev) {
   }
   size_t before = ev.arch_count();
   std::string suffixed_by = suffixing_build(c);
+  bool naming = naming_command(c);
   for (size_t i = 0; i < c.argv.size(); ++i) {
     if (!c.argv[i].resolved) continue;
     cmake_assignment(c.argv[i], suffixed_by, ev);
     nvcc_flags(c, i, ev);
-    command_uses(c, i, ev);
+    command_uses(c, i, naming, ev);
     if (i > 0) specific_word(c.argv[i], ev);
   }
   kernel_builds(c, ev.arch_count() > before, ev);

@@ -34,4 +34,6 @@ finished() { [ "$RC" -le 2 ] || { show; fail "did not finish (exit $RC)"; }; }
 has() { grep -qF -- "$1" "$2" || { show; fail "'$1' not in $2"; }; }
 hasnt() { ! grep -qF -- "$1" "$2" || { show; fail "'$1' found in $2"; }; }
 valid_json() { python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$1" || fail "$1 is not valid JSON"; }
+# repeat_into FILE HEAD WORD N TAIL: writes HEAD, then WORD N times, then TAIL.
+repeat_into() { python3 -c 'import sys; f, h, w, n, t = sys.argv[1:]; open(f, "w").write(h + w * int(n) + t)' "$@"; }
 json_get() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"; }

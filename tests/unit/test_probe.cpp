@@ -747,3 +747,14 @@ TEST_CASE("probe numbers read without exceptions or overflow", "[probe]") {
   CHECK(sc::probe::lead_double("\t131072 kB") == 131072.0);
   CHECK(sc::probe::lead_double("kB") == 0.0);
 }
+
+TEST_CASE("probe replay: a recorded number out of int's range is the default", "[probe]") {
+  json huge = {{"gpu", {{"cuda_driver_version", 1.3e115}, {"cc_major", 99999999999999999999ull}, {"count", -5e30}}}};
+  auto m = sc::probe::make_fake_machine(fixture("gb10-healthy"), huge);
+  auto g = m->gpu();
+  CHECK(g.cuda_driver_version == 0);
+  CHECK(g.cc_major == -1);
+  CHECK(g.count == (g.nvml ? 1 : 0));
+  auto ok = sc::probe::make_fake_machine(fixture("gb10-healthy"), json{{"gpu", {{"cc_major", 12}}}});
+  CHECK(ok->gpu().cc_major == 12);
+}
