@@ -8,6 +8,7 @@
 #include "query/finding.h"
 #include "query/fix.h"
 #include "query/packages.h"
+#include "query/purpose.h"
 
 namespace sc {
 namespace {
@@ -459,11 +460,13 @@ void environment(const Project& p, const PkgEnv& env, bool lock_pins, Reporter& 
   size_t i = 0;  // pkgs come grouped by run, in run order
   for (const PkgRun& run : env.runs) {
     cu13_run_on_cuda12_image(v, run, out);
+    // a host venv whose Python only converts checkpoints or writes metadata: any torch build does
+    bool tooling = query::run_installs(run, "torch") && query::cpu_tooling_run(p, env, run);
     for (; i < pkgs.size() && pkgs[i].run == &run; ++i) {
       if (query::other_platform_at(p, pkgs[i].req->loc)) continue;
       cuda12_library(v, pkgs[i], out);
       cuda13_package_on_cuda12_image(v, pkgs[i], out);
-      default_index_torch(v, pkgs[i], out);
+      if (!tooling) default_index_torch(v, pkgs[i], out);
     }
   }
 }

@@ -4,6 +4,7 @@
 // Each sub-check below is one bullet of G9.md "What it catches".
 #include <algorithm>
 #include <cctype>
+#include <map>
 
 #include "core/registry.h"
 #include "knowledge/cuda.h"
@@ -11,6 +12,7 @@
 #include "query/finding.h"
 #include "query/fix.h"
 #include "query/packages.h"
+#include "query/purpose.h"
 
 namespace sc {
 namespace {
@@ -226,6 +228,7 @@ class G9 : public Rule {
  public:
   std::string_view id() const override { return "G9"; }
   void check(const Project& p, Reporter& out) const override {
+    std::map<const PkgRun*, bool> tooling;  // host venvs that feed CPU-side tooling only
     for (const PkgEnv& env : query::environments(p))
       for (const InstalledPackage& ip : query::packages_in(env)) {
         Installer t = ip.run->install->tool;
@@ -234,7 +237,9 @@ class G9 : public Rule {
         // an NPU/ROCm/Windows/macOS install: by the file's path, its Markdown section or the
         // stage's base image
         if (query::other_platform_at(p, ip.req->loc) || query::other_platform_env(env)) continue;
-        judge(p, ip, out);
+        auto [at, fresh] = tooling.try_emplace(ip.run, false);
+        if (fresh) at->second = query::cpu_tooling_run(p, env, *ip.run);
+        if (!at->second) judge(p, ip, out);
       }
   }
 };

@@ -1,0 +1,19 @@
+// SPDX-License-Identifier: Apache-2.0
+// What a host environment is for: the Python it runs after an install, read off the commands
+// that follow the install in the same file (and the project scripts those commands run).
+#pragma once
+#include "analysis/project.h"
+
+namespace sc::query {
+
+// Does the host environment of `run` only feed CPU-side tooling (checkpoint conversion,
+// metadata, downloads)? True when the commands after the install in the run's file (and the
+// project shell scripts they run) start a project Python script or module at least once, and
+// every Python run (those scripts with their project imports, inline `-c` code, a `python -`
+// heredoc, a Markdown Python block below the install) names none of
+// knowledge/packages.yaml gpu-use-words, and no launcher or GPU program runs there. False in
+// a Dockerfile stage or container, and whenever a run cannot be read (a script outside the
+// project, a module that is not a project file).
+bool cpu_tooling_run(const Project& p, const PkgEnv& env, const PkgRun& run);
+
+}  // namespace sc::query
