@@ -2,7 +2,9 @@
 // The packaging questions shared by G1, G2 and G9.
 #include "query/packages.h"
 
+#include <algorithm>
 #include <cctype>
+#include <iterator>
 #include <vector>
 
 #include "knowledge/cuda.h"
@@ -200,21 +202,6 @@ bool torch_pin(const Installer t, const Requirement& r) {
 }  // namespace
 
 namespace {
-bool cuda_source(const PkgRun& run);
-}  // namespace
-
-const Requirement* torch_installed_before(const PkgEnv& env, const PkgRun& run) {
-  for (const PkgRun& earlier : env.runs) {
-    if (&earlier == &run) break;
-    bool cuda = cuda_source(earlier);  // `pip install torch --index-url .../cu130`: a CUDA torch, any version
-    for (const PkgMember& m : earlier.members)
-      for (const Requirement& r : m.install->packages)
-        if ((torch_pin(m.install->tool, r) || (cuda && r.name == "torch")) && !requirement_skips_aarch64(r)) return &r;
-  }
-  return nullptr;
-}
-
-namespace {
 
 // Do the runs of `env` run one after another on one machine: a Dockerfile stage's RUNs, a
 // shell script's lines? (A README's or a CI file's installs are often alternatives.)
@@ -238,35 +225,81 @@ bool stays(const Requirement& e, const PkgRun& earlier, const Requirement& r, bo
   return from_cuda && (r.specifier.empty() || lower_bound_only(r));
 }
 
+constexpr size_t kNone = static_cast<size_t>(-1);
+
 }  // namespace
 
-const Requirement* kept_from_earlier(const PkgEnv& env, const PkgRun& run, const Requirement& r, bool* cuda) {
-  if (run.upgrade || !r.url.empty() || r.name.empty() || !in_sequence(env, run)) return nullptr;
-  const Requirement* kept = nullptr;
-  for (const PkgRun& earlier : env.runs) {
-    if (&earlier == &run) break;
-    for (const PkgMember& m : earlier.members)
-      for (const Requirement& e : m.install->packages) {
-        if (e.name != r.name || requirement_skips_aarch64(e)) continue;
-        bool from_cuda = false;
-        kept = stays(e, earlier, r, from_cuda) ? &e : nullptr;
-        if (kept && cuda) *cuda = from_cuda;
+// One environment's runs in order: each run's position, the first torch, every requirement
+// by name, and (filled per name on first ask) the runs that pin a name exactly.
+struct InstallOrder::EnvIndex {
+  std::map<const PkgRun*, size_t> pos;
+  size_t torch_run = kNone;
+  const Requirement* torch = nullptr;
+  std::map<std::string, std::vector<std::pair<size_t, const Requirement*>>, std::less<>> by_name;
+  std::map<std::string, std::vector<std::pair<size_t, const Requirement*>>, std::less<>> pins;
+};
+
+InstallOrder::InstallOrder() = default;
+InstallOrder::~InstallOrder() = default;
+
+InstallOrder::EnvIndex& InstallOrder::index(const PkgEnv& env) {
+  auto& slot = envs_[&env];
+  if (slot) return *slot;
+  slot = std::make_unique<EnvIndex>();
+  for (size_t i = 0; i < env.runs.size(); ++i) {
+    const PkgRun& run = env.runs[i];
+    slot->pos.emplace(&run, i);
+    bool cuda = cuda_source(run);  // `pip install torch --index-url .../cu130`: a CUDA torch, any version
+    for (const PkgMember& m : run.members)
+      for (const Requirement& r : m.install->packages) {
+        if (requirement_skips_aarch64(r)) continue;
+        slot->by_name[r.name].emplace_back(i, &r);
+        if (!slot->torch && (torch_pin(m.install->tool, r) || (cuda && r.name == "torch"))) {
+          slot->torch_run = i;
+          slot->torch = &r;
+        }
       }
   }
-  return kept;
+  return *slot;
 }
 
-const Requirement* pinned_later(const PkgEnv& env, const PkgRun& run, const std::string& name) {
+const Requirement* InstallOrder::torch_before(const PkgEnv& env, const PkgRun& run) {
+  EnvIndex& ix = index(env);
+  auto at = ix.pos.find(&run);
+  size_t here = at == ix.pos.end() ? env.runs.size() : at->second;
+  return ix.torch_run < here ? ix.torch : nullptr;
+}
+
+const Requirement* InstallOrder::kept_from_earlier(const PkgEnv& env, const PkgRun& run, const Requirement& r,
+                                                   bool* cuda) {
+  if (run.upgrade || !r.url.empty() || r.name.empty() || !in_sequence(env, run)) return nullptr;
+  EnvIndex& ix = index(env);
+  auto at = ix.pos.find(&run);
+  auto named = ix.by_name.find(r.name);
+  if (at == ix.pos.end() || named == ix.by_name.end()) return nullptr;
+  // pip keeps or replaces by the last earlier install of the name
+  const auto& list = named->second;
+  auto after = std::lower_bound(list.begin(), list.end(), std::make_pair(at->second, static_cast<const Requirement*>(nullptr)),
+                                [](const auto& a, const auto& b) { return a.first < b.first; });
+  if (after == list.begin()) return nullptr;
+  const auto& [i, e] = *std::prev(after);
+  bool from_cuda = false;
+  if (!stays(*e, env.runs[i], r, from_cuda)) return nullptr;
+  if (cuda) *cuda = from_cuda;
+  return e;
+}
+
+const Requirement* InstallOrder::pinned_later(const PkgEnv& env, const PkgRun& run, const std::string& name) {
   if (!env.dockerfile || env.dockerfile->facts->kind != FileKind::Dockerfile) return nullptr;
-  bool after = false;
-  for (const PkgRun& later : env.runs) {
-    if (&later == &run) {
-      after = true;
-      continue;
-    }
-    if (!after) continue;
-    if (const Requirement* r = run_pin(later, name); r && !requirement_skips_aarch64(*r)) return r;
-  }
+  EnvIndex& ix = index(env);
+  auto at = ix.pos.find(&run);
+  if (at == ix.pos.end()) return nullptr;
+  auto [slot, fresh] = ix.pins.try_emplace(name);
+  if (fresh)
+    for (size_t i = 0; i < env.runs.size(); ++i)
+      if (const Requirement* r = run_pin(env.runs[i], name); r && !requirement_skips_aarch64(*r)) slot->second.emplace_back(i, r);
+  for (const auto& [i, r] : slot->second)  // runs in order: the first after `run`
+    if (i > at->second) return r;
   return nullptr;
 }
 

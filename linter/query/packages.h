@@ -3,6 +3,8 @@
 // environment installs, on which base image, whether a run pins a package, and what role a
 // package plays in the torch/CUDA stack (knowledge/packages.yaml).
 #pragma once
+#include <map>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -86,22 +88,38 @@ bool copied_page(const FileFacts& f);
 // other_platform(at.path), or other_platform_section of the file at `at`.
 bool other_platform_at(const Project& p, const Location& at);
 
-// A torch already in the environment before `run`: an exact `torch` pin of an earlier run
-// (earlier RUN of the stage or of the stages it builds on, earlier line of a script), a torch
-// an earlier run took from a CUDA index or uv backend (any version), or a conda `pytorch` /
-// `pytorch-cuda` pin. Null when none.
-const Requirement* torch_installed_before(const PkgEnv& env, const PkgRun& run);
+// What earlier and later runs of an environment install, asked per run. Each environment is
+// indexed once on first use, so a file of many installs costs what its length costs.
+class InstallOrder {
+ public:
+  InstallOrder();
+  ~InstallOrder();
+  InstallOrder(const InstallOrder&) = delete;
+  InstallOrder& operator=(const InstallOrder&) = delete;
 
-// The requirement of r's package that an earlier run of the environment installed and that `r`
-// leaves in place: pip keeps an installed version the specifier allows (an exact pin inside it,
-// or a torch from a CUDA index for a bare name or a lower bound). Only where the runs are one
-// sequence (a Dockerfile stage, a shell script); null when none, or when the run upgrades (-U).
-// `cuda` (when given) says whether that install is known to be a CUDA build.
-const Requirement* kept_from_earlier(const PkgEnv& env, const PkgRun& run, const Requirement& r, bool* cuda = nullptr);
+  // A torch already in the environment before `run`: an exact `torch` pin of an earlier run
+  // (earlier RUN of the stage or of the stages it builds on, earlier line of a script), a torch
+  // an earlier run took from a CUDA index or uv backend (any version), or a conda `pytorch` /
+  // `pytorch-cuda` pin. Null when none.
+  const Requirement* torch_before(const PkgEnv& env, const PkgRun& run);
 
-// An exact pin of `name` in a later RUN of the Dockerfile stage: what the image ends with,
-// whatever `run` installed. Null if none (and outside Dockerfiles).
-const Requirement* pinned_later(const PkgEnv& env, const PkgRun& run, const std::string& name);
+  // The requirement of r's package that an earlier run of the environment installed and that
+  // `r` leaves in place: pip keeps an installed version the specifier allows (an exact pin
+  // inside it, or a torch from a CUDA index for a bare name or a lower bound). Only where the
+  // runs are one sequence (a Dockerfile stage, a shell script); null when none, or when the run
+  // upgrades (-U). `cuda` (when given) says whether that install is known to be a CUDA build.
+  const Requirement* kept_from_earlier(const PkgEnv& env, const PkgRun& run, const Requirement& r,
+                                       bool* cuda = nullptr);
+
+  // An exact pin of `name` in a later RUN of the Dockerfile stage: what the image ends with,
+  // whatever `run` installed. Null if none (and outside Dockerfiles).
+  const Requirement* pinned_later(const PkgEnv& env, const PkgRun& run, const std::string& name);
+
+ private:
+  struct EnvIndex;
+  EnvIndex& index(const PkgEnv& env);
+  std::map<const PkgEnv*, std::unique_ptr<EnvIndex>> envs_;
+};
 
 // Where a run installs, in a user's words: "in the python:3.12 stage of Dockerfile", "inside
 // nvcr.io/... (compose service 'train')", "in the venv setup.sh creates", "on the host (x.sh)".

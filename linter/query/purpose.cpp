@@ -2,6 +2,8 @@
 #include "query/purpose.h"
 
 #include <algorithm>
+#include <memory>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <string>
@@ -133,24 +135,28 @@ bool python_is_cpu(Walk& w, const ParsedFile* f, int depth) {
   return true;
 }
 
-// The body of the heredoc that starts on the command's line (`python3 - <<'EOF'`), or "".
-std::string heredoc_body(const ParsedFile& f, const Command& c) {
+constexpr int kMaxHeredocLines = 4096;  // a longer body (or none that ends) is not read
+
+// The body of the heredoc that starts on the command's line (`python3 - <<'EOF'`); nullopt
+// when there is none or it is longer than kMaxHeredocLines.
+std::optional<std::string> heredoc_body(const ParsedFile& f, const Command& c) {
   std::string_view head = f.src.line(c.loc.range.line);
   size_t at = head.find("<<");
-  if (at == std::string_view::npos) return "";
+  if (at == std::string_view::npos) return std::nullopt;
   std::string_view rest = head.substr(at + 2);
   size_t s = rest.find_first_not_of("-~ \t'\"");
-  if (s == std::string_view::npos) return "";
+  if (s == std::string_view::npos) return std::nullopt;
   rest.remove_prefix(s);
   std::string end(rest.substr(0, rest.find_first_of("'\" \t;)|&")));
   std::string body;
-  for (int l = c.loc.range.line + 1; l <= f.src.line_count(); ++l) {
+  int last = std::min(f.src.line_count(), c.loc.range.line + kMaxHeredocLines);
+  for (int l = c.loc.range.line + 1; l <= last; ++l) {
     std::string_view ln = f.src.line(l);
     size_t b = ln.find_first_not_of(" \t");
-    if (b != std::string_view::npos && ln.substr(b) == end) break;
+    if (b != std::string_view::npos && ln.substr(b) == end) return body;
     body.append(ln).push_back('\n');
   }
-  return body;
+  return std::nullopt;
 }
 
 // A Python run: its script, module, inline code or heredoc names no GPU use.
@@ -158,7 +164,10 @@ bool python_run_is_cpu(Walk& w, const ParsedFile& f, const Command& c, size_t py
   for (size_t i = py + 1; i < c.argv.size(); ++i) {
     const std::string& a = c.argv[i].text;
     if (a == "-c") return i + 1 < c.argv.size() && !names_gpu_use(python_code(c.argv[i + 1].text));
-    if (a == "-") return !names_gpu_use(python_code(heredoc_body(f, c)));
+    if (a == "-") {
+      auto body = heredoc_body(f, c);
+      return body && !names_gpu_use(python_code(*body));
+    }
     if (a == "-m") {
       if (i + 1 >= c.argv.size()) return false;
       if (knowledge::in("tool-modules", c.argv[i + 1].text)) return true;  // not a use of the venv's torch
@@ -180,19 +189,20 @@ bool wrapper(std::string_view w) {
          w == "pipenv" || w == "env";
 }
 
-// Python code blocks of a Markdown file below `line` name no GPU use.
-bool markdown_python_is_cpu(const ParsedFile& f, int line) {
+// The first line of the last Markdown Python block that names a GPU use; 0 when none.
+int last_gpu_python_block(const ParsedFile& f) {
+  int found = 0;
   for (const auto& [first, last] : f.facts->code_lines) {
-    if (first <= line || first < 2) continue;
+    if (first < 2) continue;
     std::string fence = lower(f.src.line(first - 1));
     size_t s = fence.find_first_not_of("`~ \t");
     std::string lang = s == std::string::npos ? "" : fence.substr(s, fence.find_first_of(" \t{", s) - s);
     if (lang != "python" && lang != "py" && lang != "python3" && lang != "ipython" && lang != "pycon") continue;
     std::string block;
     for (int l = first; l <= last; ++l) block.append(f.src.line(l)).push_back('\n');
-    if (names_gpu_use(python_code(block))) return false;
+    if (names_gpu_use(python_code(block))) found = std::max(found, first);
   }
-  return true;
+  return found;
 }
 
 // A command runs nothing on the GPU from the host environment: it runs in an image, or its
@@ -222,18 +232,59 @@ bool file_is_cpu(Walk& w, const ParsedFile* f, int depth) {
 
 }  // namespace
 
-bool cpu_tooling_run(const Project& p, const PkgEnv& env, const PkgRun& run) {
+// For each command of a file in line order: do it and every later one run nothing on the GPU,
+// and does a project script run among them?
+struct CpuTooling::FileSuffixes {
+  std::vector<int> lines;
+  std::vector<char> cpu_from, script_from;
+  int gpu_block = 0;  // last_gpu_python_block
+};
+
+CpuTooling::CpuTooling(const Project& p) : p_(p) {}
+CpuTooling::~CpuTooling() = default;
+
+const CpuTooling::FileSuffixes& CpuTooling::suffixes(const ParsedFile& f) {
+  auto& slot = files_[&f];
+  if (slot) return *slot;
+  slot = std::make_unique<FileSuffixes>();
+  std::vector<const Command*> cmds;
+  for (const Command& c : f.facts->commands) cmds.push_back(&c);
+  std::stable_sort(cmds.begin(), cmds.end(),
+                   [](const Command* a, const Command* b) { return a->loc.range.line < b->loc.range.line; });
+  size_t n = cmds.size();
+  slot->lines.resize(n);
+  slot->cpu_from.assign(n + 1, 1);
+  slot->script_from.assign(n + 1, 0);
+  // backwards, one walk: a script met again was judged at a later command, whose result the
+  // suffix already holds
+  Walk w{p_, {&f}};
+  for (size_t i = n; i-- > 0;) {
+    w.ran_script = false;
+    slot->lines[i] = cmds[i]->loc.range.line;
+    slot->cpu_from[i] = slot->cpu_from[i + 1] && command_is_cpu(w, f, *cmds[i], 0);
+    slot->script_from[i] = slot->script_from[i + 1] || w.ran_script;
+  }
+  if (f.facts->kind == FileKind::Markdown) slot->gpu_block = last_gpu_python_block(f);
+  return *slot;
+}
+
+bool CpuTooling::operator()(const PkgEnv& env, const PkgRun& run) {
+  auto [at, fresh] = runs_.try_emplace(&run, false);
+  if (fresh) at->second = judge(env, run);
+  return at->second;
+}
+
+bool CpuTooling::judge(const PkgEnv& env, const PkgRun& run) {
   if (env.dockerfile || !run.file || !run.install) return false;
   const ParsedFile& f = *run.file;
   if (f.facts->kind != FileKind::Shell && f.facts->kind != FileKind::Markdown) return false;
-  for (const InstalledPackage& ip : packages_in(env))  // GPU kernels installed: a GPU venv
-    if (ip.run == &run && has_role(ip.req->name, "cuda-kernels")) return false;
-  Walk w{p, {&f}};
+  for (const PkgMember& m : run.members)  // GPU kernels installed: a GPU venv
+    for (const Requirement& r : m.install->packages)
+      if (has_role(r.name, "cuda-kernels")) return false;
+  const FileSuffixes& s = suffixes(f);
   int after = run.install->loc.range.line;
-  for (const Command& c : f.facts->commands)
-    if (c.loc.range.line > after && !command_is_cpu(w, f, c, 0)) return false;
-  if (f.facts->kind == FileKind::Markdown && !markdown_python_is_cpu(f, after)) return false;
-  return w.ran_script;
+  size_t k = std::upper_bound(s.lines.begin(), s.lines.end(), after) - s.lines.begin();
+  return s.cpu_from[k] && s.script_from[k] && s.gpu_block <= after;
 }
 
 }  // namespace sc::query

@@ -304,6 +304,7 @@ struct EnvView {
   Evidence e13;
   bool lock_pins_cuda_torch;
   bool cuda12_torch;  // cuda12_torch(env)
+  query::InstallOrder& order;
 };
 
 // ---- CUDA 13 wheels (cu130 index, --torch-backend=cu13x) on a CUDA 12 base image
@@ -419,8 +420,8 @@ void default_index_torch(const EnvView& v, const InstalledPackage& ip, Reporter&
   if (query::ngc_image(v.env) || !query::pip_like(run.install->tool)) return;
   if (r.name != "torch" || !r.local_version.empty() || !r.url.empty()) return;
   bool cuda = false;
-  if (query::kept_from_earlier(v.env, run, r, &cuda) && cuda) return;  // an earlier CUDA torch stays
-  if (const Requirement* later = query::pinned_later(v.env, run, "torch"); later && cuda_tag_value(later->local_version) > 0)
+  if (v.order.kept_from_earlier(v.env, run, r, &cuda) && cuda) return;  // an earlier CUDA torch stays
+  if (const Requirement* later = v.order.pinned_later(v.env, run, "torch"); later && cuda_tag_value(later->local_version) > 0)
     return;  // a later CUDA torch pin replaces it
   for (const IndexUrl& ix : run.indexes) {  // an index behind an unknown variable: not judged
     bool no_wheels = ix.role == IndexRole::FindLinks && knowledge::table("find-links-index-roots").match(lower(ix.url));
@@ -452,16 +453,23 @@ void default_index_torch(const EnvView& v, const InstalledPackage& ip, Reporter&
                      fix, query::command_of(ip)));
 }
 
-void environment(const Project& p, const PkgEnv& env, bool lock_pins, Reporter& out) {
+// Project-wide answers, each worked out once.
+struct Asked {
+  explicit Asked(const Project& p) : tooling_run(p) {}
+  query::CpuTooling tooling_run;
+  query::InstallOrder order;
+};
+
+void environment(const Project& p, const PkgEnv& env, bool lock_pins, Asked& asked, Reporter& out) {
   if (query::other_platform_env(env)) return;
   ImageCuda ic = env.image ? image_cuda(env.image->ref) : ImageCuda{};
-  EnvView v{env, ic, ic.known && ic.major <= 12, cuda13_evidence(env, ic), lock_pins, cuda12_torch(env)};
+  EnvView v{env, ic, ic.known && ic.major <= 12, cuda13_evidence(env, ic), lock_pins, cuda12_torch(env), asked.order};
   auto pkgs = query::packages_in(env);
   size_t i = 0;  // pkgs come grouped by run, in run order
   for (const PkgRun& run : env.runs) {
     cu13_run_on_cuda12_image(v, run, out);
     // a host venv whose Python only converts checkpoints or writes metadata: any torch build does
-    bool tooling = query::run_installs(run, "torch") && query::cpu_tooling_run(p, env, run);
+    bool tooling = query::run_installs(run, "torch") && asked.tooling_run(env, run);
     for (; i < pkgs.size() && pkgs[i].run == &run; ++i) {
       if (query::other_platform_at(p, pkgs[i].req->loc)) continue;
       cuda12_library(v, pkgs[i], out);
@@ -478,7 +486,8 @@ class G1 : public Rule {
     for (const auto& f : p.files) version_tags(p, *f, out);
     for (const auto& f : p.files) images(p, *f, out);
     bool lock_pins = lock_pins_cuda_torch(p);
-    for (const PkgEnv& env : query::environments(p)) environment(p, env, lock_pins, out);
+    Asked asked(p);
+    for (const PkgEnv& env : query::environments(p)) environment(p, env, lock_pins, asked, out);
   }
 };
 

@@ -4,7 +4,6 @@
 // Each sub-check below is one bullet of G9.md "What it catches".
 #include <algorithm>
 #include <cctype>
-#include <map>
 
 #include "core/registry.h"
 #include "knowledge/cuda.h"
@@ -28,6 +27,7 @@ struct Item {
   bool pinned;                 // exact pin here or in the run's constraints / a lock file
   bool torch_pinned;           // the run pins torch
   std::vector<Related> rel;
+  query::InstallOrder& order;  // what the environment installs before and after
 };
 
 void warn(Reporter& out, const Item& it, std::string msg, std::string fix, std::optional<Fix> edit = std::nullopt) {
@@ -116,7 +116,7 @@ bool pins_torch_exactly(const Requirement& r) {
 bool torch_from_pypi(const Item& it) {
   const PkgEnv& env = *it.ip.env;
   return !replaces_pypi(*it.ip.run) && !query::image_ships_torch(env) &&
-         !query::torch_installed_before(env, *it.ip.run);
+         !it.order.torch_before(env, *it.ip.run);
 }
 
 // ---- bare pip: torch, triton, xformers, transformers without an exact pin. True when reported.
@@ -124,7 +124,7 @@ bool core_stack_unpinned(const Item& it, Reporter& out) {
   if (!query::has_role(it.r.name, "core-stack") || it.pinned) return false;
   // triton comes at the version an exactly pinned CUDA torch requires
   if (knowledge::in("pinned-by-torch", it.r.name) && it.r.specifier.empty() &&
-      (it.torch_pinned || query::torch_installed_before(*it.ip.env, *it.ip.run)))
+      (it.torch_pinned || it.order.torch_before(*it.ip.env, *it.ip.run)))
     return true;
   bool cpu = it.r.name == "torch" && torch_from_pypi(it);
   bool range = it.r.has_upper_bound && !query::lower_bound_only(it.r);
@@ -158,7 +158,7 @@ void dependent_lower_bound(const Item& it, Reporter& out) {
 // ---- bare pip: a package that pins torch exactly, unpinned after torch was installed: pip
 // replaces that torch whenever the package's pin differs. True when judged.
 bool replaces_earlier_torch(const Item& it, Reporter& out) {
-  const Requirement* torch = query::torch_installed_before(*it.ip.env, *it.ip.run);
+  const Requirement* torch = it.order.torch_before(*it.ip.env, *it.ip.run);
   if (!torch) return false;
   if (!pins_torch_exactly(it.r)) return true;  // it needs torch>=X: pip keeps the installed one
   std::vector<Related> rel = it.rel;
@@ -207,16 +207,16 @@ bool unknown_version(const Requirement& r) {
          std::none_of(r.specifier.begin(), r.specifier.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)); });
 }
 
-void judge(const Project& p, const InstalledPackage& ip, Reporter& out) {
+void judge(const Project& p, const InstalledPackage& ip, query::InstallOrder& order, Reporter& out) {
   const Requirement& r = *ip.req;
   const PkgRun& run = *ip.run;
   const Image* ngc = query::ngc_image(*ip.env);
   Item it{ip, r, r.raw.empty() ? r.name : r.raw, query::exact(r) || query::pinned(p, run, r.name),
-          query::pinned(p, run, "torch"), query::command_of(ip)};
+          query::pinned(p, run, "torch"), query::command_of(ip), order};
   if (ngc) it.rel.push_back({ngc->loc, "NGC container with a pinned torch stack"});
   if (unknown_version(r) || unsloth_with_deps(p, it, out)) return;
-  if (query::kept_from_earlier(*ip.env, run, r)) return;  // pip keeps the version installed before
-  if (query::pinned_later(*ip.env, run, r.name)) return;    // a later exact pin decides the version
+  if (order.kept_from_earlier(*ip.env, run, r)) return;  // pip keeps the version installed before
+  if (order.pinned_later(*ip.env, run, r.name)) return;    // a later exact pin decides the version
   if (ngc) return replaces_container_torch(it, out);
   if (g2_source_build(it)) return;
   if (core_stack_unpinned(it, out) || run.no_deps) return;
@@ -228,7 +228,8 @@ class G9 : public Rule {
  public:
   std::string_view id() const override { return "G9"; }
   void check(const Project& p, Reporter& out) const override {
-    std::map<const PkgRun*, bool> tooling;  // host venvs that feed CPU-side tooling only
+    query::CpuTooling tooling(p);  // host venvs that feed CPU-side tooling only
+    query::InstallOrder order;
     for (const PkgEnv& env : query::environments(p))
       for (const InstalledPackage& ip : query::packages_in(env)) {
         Installer t = ip.run->install->tool;
@@ -237,9 +238,7 @@ class G9 : public Rule {
         // an NPU/ROCm/Windows/macOS install: by the file's path, its Markdown section or the
         // stage's base image
         if (query::other_platform_at(p, ip.req->loc) || query::other_platform_env(env)) continue;
-        auto [at, fresh] = tooling.try_emplace(ip.run, false);
-        if (fresh) at->second = query::cpu_tooling_run(p, env, *ip.run);
-        if (!at->second) judge(p, ip, out);
+        if (!tooling(env, *ip.run)) judge(p, ip, order, out);
       }
   }
 };
