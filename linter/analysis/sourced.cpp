@@ -3,6 +3,12 @@
 // the script is read again with the variables and bash arrays they set, from the `source`
 // line on, so `vllm serve "${ENGINE_ARGS[@]}"` sees the flags written in models.conf. A
 // finding lands on the word where it is written; the script's use is a related place.
+// A script that sources its own argument (`source "$1"`) is read once per settings file the
+// project passes it (`./serve.sh recipes/llama-tp2.env` in a README or another script).
+#include <algorithm>
+#include <map>
+#include <vector>
+
 #include "analysis/paths.h"
 #include "analysis/project.h"
 #include "core/registry.h"
@@ -10,6 +16,8 @@
 
 namespace sc {
 namespace {
+
+constexpr size_t kMaxReadings = 16;  // readings of one script (settings files passed to it)
 
 // The part of a sourced path that names a project file: `$(dirname "$0")/conf/x.env` and
 // `${SCRIPT_DIR}/x.env` mean a file beside the script. Empty for a home-relative or
@@ -33,15 +41,51 @@ bool is_source(const Command& c) {
   return c.argv.size() >= 2 && (c.argv[0].text == "source" || c.argv[0].text == ".");
 }
 
+// The argument number a sourced word reads (`"$1"`, `${2}`); 0 for anything else.
+size_t positional(const Word& w) {
+  std::string t = w.raw;
+  if (t.size() >= 2 && (t.front() == '"' || t.front() == '\'') && t.back() == t.front()) t = t.substr(1, t.size() - 2);
+  if (t.size() == 4 && t[1] == '{' && t[3] == '}') t = {t[0], t[2]};
+  return t.size() == 2 && t[0] == '$' && t[1] >= '1' && t[1] <= '9' ? static_cast<size_t>(t[1] - '0') : 0;
+}
+
+// Where the script word of a command that runs a script stands (`bash -x s.sh`: 2); npos if none.
+size_t script_word(const Command& c) {
+  std::string s = script_of(c);
+  if (s.empty()) return std::string::npos;
+  for (size_t i = 0; i < c.argv.size(); ++i)
+    if (c.argv[i].text == s) return i;
+  return std::string::npos;
+}
+
 class SourceLinker {
  public:
   explicit SourceLinker(const Project& p) : p_(p) {}
+
+  // One SourcedFiles per reading of the script: the files it names, plus (for `source "$1"`)
+  // each settings file the project passes it as that argument.
+  std::vector<SourcedFiles> readings(const ParsedFile& script) {
+    std::vector<SourcedFiles> out{sourced(script)};
+    for (const Command& c : script.facts->commands) {
+      size_t n = is_source(c) ? positional(c.argv[1]) : 0;
+      if (!n) continue;
+      std::vector<SourcedFiles> next;
+      for (const ParsedFile* t : passed(script, n))
+        for (size_t k = 0; k < out.size() && next.size() < kMaxReadings; ++k) {
+          next.push_back(out[k]);
+          next.back()[c.argv[1].text] = env_of(*t);
+        }
+      if (!next.empty()) out = std::move(next);
+    }
+    std::erase_if(out, [](const SourcedFiles& s) { return s.empty(); });
+    return out;
+  }
 
   // The sourced files a script names that the project holds, by the word as written.
   SourcedFiles sourced(const ParsedFile& script) {
     SourcedFiles out;
     for (const Command& c : script.facts->commands) {
-      if (!is_source(c) || out.count(c.argv[1].text)) continue;
+      if (!is_source(c) || out.count(c.argv[1].text) || positional(c.argv[1])) continue;
       const ParsedFile* t = target(script, c.argv[1]);
       if (!t) continue;
       const ShellEnv& e = env_of(*t);
@@ -51,8 +95,33 @@ class SourceLinker {
   }
 
  private:
+  // Settings files the project passes as argument `n` of `script`, in the order met.
+  std::vector<const ParsedFile*> passed(const ParsedFile& script, size_t n) const {
+    std::vector<const ParsedFile*> out;
+    for (const auto& up : p_.files)
+      for (const Command& c : up->facts->commands) {
+        size_t at = script_word(c);
+        if (at == std::string::npos || at + n >= c.argv.size() || resolved(*up, c.argv[at].text) != &script) continue;
+        const ParsedFile* t = target(*up, c.argv[at + n]);
+        if (t && std::find(out.begin(), out.end(), t) == out.end()) out.push_back(t);
+      }
+    return out;
+  }
+
+  const ShellEnv& env_of(const ParsedFile& f) {
+    auto it = envs_.find(&f);
+    if (it == envs_.end()) it = envs_.emplace(&f, shell_env(f.src)).first;
+    return it->second;
+  }
+
   const Project& p_;
   std::map<const ParsedFile*, ShellEnv> envs_;
+
+  const ParsedFile* resolved(const ParsedFile& from, const std::string& path) const {
+    if (path.empty() || path[0] == '/') return nullptr;
+    const ParsedFile* f = p_.resolve(from, path);
+    return f ? f : p_.find(path);
+  }
 
   const ParsedFile* target(const ParsedFile& script, const Word& w) const {
     std::string path = written_path(w);
@@ -66,12 +135,6 @@ class SourceLinker {
     if (!f || f == &script || f->facts->kind != FileKind::Shell) return nullptr;
     return f;
   }
-
-  const ShellEnv& env_of(const ParsedFile& f) {
-    auto it = envs_.find(&f);
-    if (it == envs_.end()) it = envs_.emplace(&f, shell_env(f.src)).first;
-    return it->second;
-  }
 };
 
 }  // namespace
@@ -84,19 +147,28 @@ void Project::link_sourced_files() {
     bool any = false;
     for (const Command& c : up->facts->commands) any = any || is_source(c);
     if (!any) continue;
-    SourcedFiles s = linker.sourced(*up);
-    if (!s.empty()) found.emplace_back(up.get(), std::move(s));
+    for (SourcedFiles& s : linker.readings(*up)) found.emplace_back(up.get(), std::move(s));
   }
+  std::map<const ParsedFile*, FileFacts> read;  // each script's readings, commands one after another
+  std::map<const ParsedFile*, SourcedFiles> first;
   for (auto& [script, s] : found) {
     FileFacts v;
     v.kind = FileKind::Shell;
     ParseDiag ignored;  // the script's own parse reported its problems
     parse_shell(script->src, {}, -1, CommandContext::Script, v, ignored, &s);
     for (PostParsePass pass : post_parse_passes()) pass(v);
+    auto [at, fresh] = read.try_emplace(script, std::move(v));
+    if (!fresh) {
+      for (Command& c : v.commands) at->second.commands.push_back(std::move(c));
+      for (Expansion& x : v.expansions) at->second.expansions.push_back(std::move(x));
+    }
+    first.try_emplace(script, std::move(s));
+  }
+  for (auto& [script, v] : read) {
     ParsedFile* f = own(script);
     if (!f) continue;
     f->facts = std::move(v);
-    sourced_[f] = std::move(s);
+    sourced_[f] = std::move(first[script]);
   }
 }
 

@@ -651,12 +651,25 @@ class Walker {
     }
   }
 
-  // A word that reads a variable a sourced file set: the assignment is a related place.
-  void note_sourced(const Word& w) {
+  // `$NAME`, `${NAME}` or either in double quotes: the word is the variable alone.
+  static bool variable_alone(std::string_view raw, const std::string& name) {
+    if (raw.size() >= 2 && raw.front() == '"' && raw.back() == '"') raw = raw.substr(1, raw.size() - 2);
+    return raw == "$" + name || raw == "${" + name + "}";
+  }
+
+  // A word that reads a variable a sourced file set: the assignment is a related place. A
+  // word that is the variable alone (`"$TP"`) is the value written there: it moves to the
+  // assignment, and the script's word becomes the related place.
+  void note_sourced(Word& w) {
     if (from_sourced_.empty() || w.raw.find('$') == std::string::npos) return;
     for (const auto& [name, where] : from_sourced_) {
       if (w.raw.find("$" + name) == std::string::npos && w.raw.find("${" + name) == std::string::npos) continue;
       auto v = vars_.find(name);
+      if (v != vars_.end() && w.resolved && w.text == v->second && variable_alone(w.raw, name)) {
+        out_.expansions.push_back({where.first, w.loc, "used here ($" + name + ")"});
+        w.loc = where.first;
+        return;
+      }
       out_.expansions.push_back({w.loc, where.first,
                                  "set in " + where.second + " (" + name + "=" + (v == vars_.end() ? "?" : v->second) + ")"});
     }

@@ -327,8 +327,25 @@ TEST_CASE("a sourced settings file sets variables and arrays from the source lin
   CHECK(c.argv[6].text == "2");
   CHECK(c.argv[6].loc.path.str() == "models.conf");  // the array's word stays where written
   CHECK(c.argv[8].text == "2");
+  CHECK(c.argv[8].loc.path.str() == "models.conf");  // "$TP" alone: the value where it is written
+  CHECK(c.argv[8].loc.range.line == 1);
   bool noted = false;
-  for (const Expansion& x : p.facts.expansions) noted = noted || x.what == "set in models.conf (TP=2)";
+  for (const Expansion& x : p.facts.expansions)
+    noted = noted || (x.what == "used here ($TP)" && x.used.path.str() == "run.sh" && x.used.range.line == 3);
+  CHECK(noted);
+}
+
+TEST_CASE("a word that only partly reads a sourced variable stays in the script", "[shell]") {
+  SourcedFiles sourced{{"./m.conf", shell_env(SourceFile("m.conf", "NAME=llama\n"))}};
+  Parsed p;
+  SourceFile src("run.sh", "source ./m.conf\nvllm serve org/$NAME\n");
+  parse_shell(src, {}, -1, CommandContext::Script, p.facts, p.diag, &sourced);
+  REQUIRE(p.facts.commands.size() == 2);
+  const Word& w = p.facts.commands[1].argv[2];
+  CHECK(w.text == "org/llama");
+  CHECK(w.loc.path.str() == "run.sh");
+  bool noted = false;
+  for (const Expansion& x : p.facts.expansions) noted = noted || x.what == "set in m.conf (NAME=llama)";
   CHECK(noted);
 }
 
