@@ -7,7 +7,7 @@
 // `--tensor-parallel-size $TP`. After an interactive `docker run -it IMAGE` the
 // steps run inside that container (Container commands; image_commands gives them
 // its stage) until `exit`, the next docker command, or a heading that closes the
-// section the container was opened in.
+// section the container was opened in (the next numbered step at the same level does not).
 #include <cmark.h>
 
 #include <cctype>
@@ -249,8 +249,8 @@ class MarkdownReader {
 
   void block(Block& b) {
     if (b.heading) {
-      out_.sections.push_back({b.first_line, b.heading, std::move(b.title)});
-      if (b.heading <= 6) heading(b.heading);  // a bold label (7) does not close a container step
+      if (b.heading <= 6) heading(b.heading, step_number(b.title), b.title);
+      out_.sections.push_back({b.first_line, b.heading, std::move(b.title)});  // a bold label (7) does not close a container step
       return;
     }
     std::string kind = kind_of(b);
@@ -289,10 +289,42 @@ class MarkdownReader {
   int level_ = 0;          // the level of the heading the text is under (0: none yet)
   bool in_container_ = false;
   int container_level_ = 0;  // the level of the section the container was opened in
+  int step_ = 0;             // the step number of the heading the text is under (0: none)
+  int container_step_ = 0;   // the step the container was opened in
 
-  void heading(int level) {
-    if (in_container_ && (container_level_ == 0 || level <= container_level_)) in_container_ = false;
+  // A heading closes the container's section, unless it is the next numbered step at the same
+  // level (`### 1. Start the container`, then `### 2. Install dependencies`).
+  void heading(int level, int step, const std::string& title) {
+    bool next_step = level == container_level_ && container_step_ > 0 && step > container_step_ && !leaves(title);
+    if (in_container_ && (container_level_ == 0 || level <= container_level_) && !next_step) in_container_ = false;
+    if (in_container_ && next_step) container_step_ = step;
     level_ = level;
+    step_ = step;
+  }
+
+  // A heading that says the step runs elsewhere: `4. Back on the host`, `Exit the container`.
+  static bool leaves(const std::string& title) {
+    std::string t = lower(title);
+    for (const char* w : {"host", "exit", "outside", "new terminal", "another terminal", "second terminal", "leave"})
+      if (t.find(w) != std::string::npos) return true;
+    return false;
+  }
+
+  // The number a step heading starts with: `2. Install`, `Step 3: Train`, `🔧 Step 4 -`,
+  // `4) Serve`, `步骤 4.`, `第 4 步`; 0 for none.
+  static int step_number(const std::string& title) {
+    std::string t = lower(trim(title));
+    size_t lead = 0;  // emoji and marks before the words
+    while (lead < t.size() && !std::isalnum(static_cast<unsigned char>(t[lead])) &&
+           (static_cast<unsigned char>(t[lead]) < 0x80 || static_cast<unsigned char>(t[lead]) >= 0xf0))
+      lead += static_cast<unsigned char>(t[lead]) >= 0xf0 ? 4 : 1;
+    t = trim(t.substr(std::min(lead, t.size())));
+    for (const char* w : {"step", "\xe6\xad\xa5\xe9\xaa\xa4" /* 步骤 */, "\xe7\xac\xac" /* 第 */})
+      if (starts_with(t, w)) t = trim(t.substr(std::string_view(w).size()));
+    size_t n = 0;
+    while (n < t.size() && n < 3 && std::isdigit(static_cast<unsigned char>(t[n]))) ++n;
+    if (n == 0 || (n < t.size() && t[n] != '.' && t[n] != ')' && t[n] != ':' && t[n] != ' ')) return 0;
+    return std::stoi(t.substr(0, n));
   }
 
   // Marks the commands that run in the container a step opened; opens and closes it. A
@@ -308,6 +340,7 @@ class MarkdownReader {
         inside_block = false;
         in_container_ = opens_shell(c, at);
         container_level_ = level_;
+        container_step_ = step_;
         continue;
       }
       if (prog == "exit") {
