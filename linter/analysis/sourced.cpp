@@ -7,6 +7,7 @@
 // project passes it (`./serve.sh recipes/llama-tp2.env` in a README or another script).
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <vector>
 
 #include "analysis/paths.h"
@@ -17,7 +18,8 @@
 namespace sc {
 namespace {
 
-constexpr size_t kMaxReadings = 16;  // readings of one script (settings files passed to it)
+constexpr size_t kMaxReadings = 16;          // readings of one script (settings files passed to it)
+constexpr size_t kReadingBytes = 1u << 20;  // and at most this much script text read again in all
 
 // The part of a sourced path that names a project file: `$(dirname "$0")/conf/x.env` and
 // `${SCRIPT_DIR}/x.env` mean a file beside the script. Empty for a home-relative or
@@ -66,12 +68,13 @@ class SourceLinker {
   // each settings file the project passes it as that argument.
   std::vector<SourcedFiles> readings(const ParsedFile& script) {
     std::vector<SourcedFiles> out{sourced(script)};
+    size_t cap = std::clamp<size_t>(kReadingBytes / std::max<size_t>(1, script.src.text().size()), 1, kMaxReadings);
     for (const Command& c : script.facts->commands) {
       size_t n = is_source(c) ? positional(c.argv[1]) : 0;
       if (!n) continue;
       std::vector<SourcedFiles> next;
       for (const ParsedFile* t : passed(script, n))
-        for (size_t k = 0; k < out.size() && next.size() < kMaxReadings; ++k) {
+        for (size_t k = 0; k < out.size() && next.size() < cap; ++k) {
           next.push_back(out[k]);
           next.back()[c.argv[1].text] = env_of(*t);
         }
@@ -96,15 +99,16 @@ class SourceLinker {
 
  private:
   // Settings files the project passes as argument `n` of `script`, in the order met.
-  std::vector<const ParsedFile*> passed(const ParsedFile& script, size_t n) const {
+  std::vector<const ParsedFile*> passed(const ParsedFile& script, size_t n) {
+    if (!calls_) index_calls();
     std::vector<const ParsedFile*> out;
-    for (const auto& up : p_.files)
-      for (const Command& c : up->facts->commands) {
-        size_t at = script_word(c);
-        if (at == std::string::npos || at + n >= c.argv.size() || resolved(*up, c.argv[at].text) != &script) continue;
-        const ParsedFile* t = target(*up, c.argv[at + n]);
-        if (t && std::find(out.begin(), out.end(), t) == out.end()) out.push_back(t);
-      }
+    auto it = calls_->find(&script);
+    if (it == calls_->end()) return out;
+    for (const Call& call : it->second) {
+      if (call.at + n >= call.c->argv.size()) continue;
+      const ParsedFile* t = target(*call.from, call.c->argv[call.at + n]);
+      if (t && std::find(out.begin(), out.end(), t) == out.end()) out.push_back(t);
+    }
     return out;
   }
 
@@ -114,8 +118,25 @@ class SourceLinker {
     return it->second;
   }
 
+  // A command that runs a project script: where, and the index of the script word.
+  struct Call {
+    const ParsedFile* from;
+    const Command* c;
+    size_t at;
+  };
   const Project& p_;
   std::map<const ParsedFile*, ShellEnv> envs_;
+  std::optional<std::map<const ParsedFile*, std::vector<Call>>> calls_;  // by the script run
+
+  void index_calls() {
+    calls_.emplace();
+    for (const auto& up : p_.files)
+      for (const Command& c : up->facts->commands) {
+        size_t at = script_word(c);
+        if (at == std::string::npos) continue;
+        if (const ParsedFile* s = resolved(*up, c.argv[at].text)) (*calls_)[s].push_back({up.get(), &c, at});
+      }
+  }
 
   const ParsedFile* resolved(const ParsedFile& from, const std::string& path) const {
     if (path.empty() || path[0] == '/') return nullptr;
