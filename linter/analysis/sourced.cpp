@@ -43,12 +43,38 @@ bool is_source(const Command& c) {
   return c.argv.size() >= 2 && (c.argv[0].text == "source" || c.argv[0].text == ".");
 }
 
-// The argument number a sourced word reads (`"$1"`, `${2}`); 0 for anything else.
-size_t positional(const Word& w) {
-  std::string t = w.raw;
+// A script argument a sourced word reads: its number (0 for none) and the default written
+// with it (`${1:-recipes/default.env}`).
+struct Positional {
+  size_t n = 0;
+  std::string fallback;
+};
+
+// `$1`, `${2}`, `${1:-x.env}`, `${1-x.env}` (quotes removed): the argument read.
+Positional argument_in(std::string t) {
   if (t.size() >= 2 && (t.front() == '"' || t.front() == '\'') && t.back() == t.front()) t = t.substr(1, t.size() - 2);
-  if (t.size() == 4 && t[1] == '{' && t[3] == '}') t = {t[0], t[2]};
-  return t.size() == 2 && t[0] == '$' && t[1] >= '1' && t[1] <= '9' ? static_cast<size_t>(t[1] - '0') : 0;
+  auto digit = [](char c) { return c >= '1' && c <= '9'; };
+  if (t.size() == 2 && t[0] == '$' && digit(t[1])) return {static_cast<size_t>(t[1] - '0'), ""};
+  if (t.size() < 4 || t.compare(0, 2, "${") != 0 || !digit(t[2]) || t.back() != '}') return {};
+  std::string rest = t.substr(3, t.size() - 4);
+  if (starts_with(rest, ":")) rest.erase(0, 1);
+  if (!rest.empty() && rest[0] != '-') return {};
+  return {static_cast<size_t>(t[2] - '0'), rest.empty() ? "" : rest.substr(1)};
+}
+
+// The argument a sourced word reads: written in the word (`"$1"`), or through a variable the
+// script set to one before (`ENV_FILE="$1"` ... `source "$ENV_FILE"`).
+Positional positional(const Word& w, const FileFacts& script) {
+  Positional direct = argument_in(w.raw);
+  if (direct.n) return direct;
+  std::string t = w.raw;
+  if (t.size() >= 2 && t.front() == '"' && t.back() == '"') t = t.substr(1, t.size() - 2);
+  if (starts_with(t, "${") && ends_with(t, "}")) t = "$" + t.substr(2, t.size() - 3);
+  if (t.size() < 2 || t[0] != '$') return {};
+  const EnvSetting* set = nullptr;
+  for (const EnvSetting& e : script.env)
+    if (e.name == t.substr(1) && e.loc.range.line < w.loc.range.line) set = &e;
+  return set ? argument_in(set->value) : Positional{};
 }
 
 // Where the script word of a command that runs a script stands (`bash -x s.sh`: 2); npos if none.
@@ -70,10 +96,16 @@ class SourceLinker {
     std::vector<SourcedFiles> out{sourced(script)};
     size_t cap = std::clamp<size_t>(kReadingBytes / std::max<size_t>(1, script.src.text().size()), 1, kMaxReadings);
     for (const Command& c : script.facts->commands) {
-      size_t n = is_source(c) ? positional(c.argv[1]) : 0;
-      if (!n) continue;
+      Positional arg = is_source(c) ? positional(c.argv[1], *script.facts) : Positional{};
+      if (!arg.n) continue;
+      std::vector<const ParsedFile*> files = passed(script, arg.n);
+      if (files.empty() && !arg.fallback.empty()) {  // nothing passes it: the default is read
+        Word fallback;
+        fallback.text = fallback.raw = arg.fallback;
+        if (const ParsedFile* t = target(script, fallback)) files.push_back(t);
+      }
       std::vector<SourcedFiles> next;
-      for (const ParsedFile* t : passed(script, n))
+      for (const ParsedFile* t : files)
         for (size_t k = 0; k < out.size() && next.size() < cap; ++k) {
           next.push_back(out[k]);
           next.back()[c.argv[1].text] = env_of(*t);
@@ -88,7 +120,7 @@ class SourceLinker {
   SourcedFiles sourced(const ParsedFile& script) {
     SourcedFiles out;
     for (const Command& c : script.facts->commands) {
-      if (!is_source(c) || out.count(c.argv[1].text) || positional(c.argv[1])) continue;
+      if (!is_source(c) || out.count(c.argv[1].text) || positional(c.argv[1], *script.facts).n) continue;
       const ParsedFile* t = target(script, c.argv[1]);
       if (!t) continue;
       const ShellEnv& e = env_of(*t);
