@@ -4,7 +4,9 @@
 // blocks become Command facts with `envs:` known, `image_id: docker:IMAGE` an Image and
 // `resources.accelerators` the labels of a CiJob spanning the file (the machine it asks for); Kubernetes manifests (`apiVersion:` and
 // `kind:`), whose containers' `image:` becomes an Image fact and `command:` + `args:` a
-// Command (`sh -c BODY` read as a script) with the container's `env:` known.
+// Command (`sh -c BODY` read as a script) with the container's `env:` known; launch recipes
+// (spark-vllm-docker: top-level `command:` with `{key}` placeholders filled from `defaults:`).
+#include <cctype>
 #include <map>
 #include <set>
 
@@ -87,11 +89,67 @@ void kubernetes(const SourceFile& src, FileFacts& out, ParseDiag& diag) {
   }
 }
 
+// `{key}` placeholders of a recipe word filled from `defaults:` (`{{` / `}}` are literal
+// braces, as Python's str.format reads them). A word that is one placeholder moves to the
+// default's value, the command's word related; a partly filled word stays in the command.
+void fill_placeholders(Word& w, const std::map<std::string, const ConfigEntry*>& defaults, FileFacts& out) {
+  if (w.text.find('{') == std::string::npos) return;
+  std::string text;
+  const ConfigEntry* alone = nullptr;
+  std::set<const ConfigEntry*> related;  // one related place per default, however often used
+  for (size_t i = 0; i < w.text.size(); ++i) {
+    char c = w.text[i];
+    if ((c == '{' || c == '}') && i + 1 < w.text.size() && w.text[i + 1] == c) {
+      text += c, ++i;
+      continue;
+    }
+    size_t close = i + 1;  // `{name}`: a name of letters, digits and `_` (linear on hostile words)
+    while (c == '{' && close < w.text.size() && (std::isalnum(static_cast<unsigned char>(w.text[close])) || w.text[close] == '_')) ++close;
+    bool named = c == '{' && close > i + 1 && close < w.text.size() && w.text[close] == '}';
+    auto it = named ? defaults.find(w.text.substr(i + 1, close - i - 1)) : defaults.end();
+    if (it == defaults.end()) {
+      text += c;
+      continue;
+    }
+    text += it->second->value;
+    if (i == 0 && close + 1 == w.text.size()) alone = it->second;
+    else if (related.insert(it->second).second) out.expansions.edit().push_back({w.loc, it->second->value_loc, "set in defaults (" + it->first + ": " + it->second->value + ")"});
+    i = close;
+  }
+  w.text = text;
+  if (!alone) return;
+  out.expansions.edit().push_back({alone->value_loc, w.loc, "used here ({" + alone->path.parts().back() + "})"});
+  w.loc = alone->value_loc;
+}
+
+void launch_recipe(const SourceFile& src, FileFacts& out, ParseDiag& diag) {
+  const ConfigEntry* command = nullptr;
+  std::map<std::string, const ConfigEntry*> defaults;
+  Vars vars;
+  bool solo = false;
+  for (const ConfigEntry& e : out.config) {
+    if (e.document != 0 || !e.scalar) continue;
+    if (e.path.size() == 1 && e.path[0] == "command") command = &e;
+    if (e.path.size() == 1 && e.path[0] == "solo_only") solo = lower(e.value) == "true";
+    if (e.path.size() == 2 && e.path[0] == "defaults" && !starts_with(e.path[1], "[")) defaults[e.path[1]] = &e;  // not Hydra's list
+    if (e.path.size() == 2 && e.path[0] == "env") vars[e.path[1]] = e.value;
+  }
+  if (!command || defaults.empty() || !out.commands.empty()) return;
+  if (solo) defaults.erase("tensor_parallel");  // one node: the runner sets tensor_parallel to 1
+  std::string text = command->value;  // the runner appends its own flags after a last `\`
+  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) text.pop_back();
+  if (!text.empty() && text.back() == '\\') text.pop_back();
+  embed_shell(src, text, yaml_scalar_map(src, *command), vars, CommandContext::Script, out, diag);
+  for (Command& c : out.commands.edit())
+    for (Word& w : c.argv) fill_placeholders(w, defaults, out);
+}
+
 }  // namespace
 
 void yaml_workloads(const SourceFile& src, FileFacts& out, ParseDiag& diag) {
   skypilot(src, out, diag);
   kubernetes(src, out, diag);
+  launch_recipe(src, out, diag);
 }
 
 }  // namespace sc

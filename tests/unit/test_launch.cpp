@@ -216,3 +216,33 @@ TEST_CASE("command_layout reads env prefixes, OpenRLHF dotted flags, verl overri
   CHECK(command_layout(first_command("torchrun --nproc-per-node 4 train.py\n")).nodes == 1);
   CHECK(command_layout(first_command("torchrun $DIST_ARGS train.py\n")).nodes == -1);
 }
+
+TEST_CASE("a launch recipe's command fills {key} placeholders from defaults", "[launch][recipe]") {
+  Project p;
+  std::string text =
+      "recipe_version: \"1\"\ndefaults:\n  port: 8000\n  tensor_parallel: 2\n"
+      "command: |\n  vllm serve m --port {port} \\\n    --tensor-parallel-size {tensor_parallel} \\\n"
+      "    --json '{{\"a\":1}}' --tp-dp={port}x \\\n";
+  const FileFacts& f = *test::add_file(p, "recipes/m.yaml", text)->facts;
+  REQUIRE(f.commands.size() == 1);
+  const Command& c = f.commands[0];
+  REQUIRE(c.argv.size() == 10);
+  CHECK(c.argv[4].text == "8000");
+  CHECK(c.argv[6].text == "2");
+  CHECK(c.argv[6].loc.range.line == 4);  // moved to `tensor_parallel: 2`
+  CHECK(c.argv[6].loc.range.col == 20);
+  CHECK(c.argv[7].text == "--json");
+  CHECK(c.argv[8].text == "{\"a\":1}");
+  CHECK(c.argv[9].text == "--tp-dp=8000x");
+  // a word the placeholder is only part of stays where it is written, the default related
+  Project q;
+  const FileFacts& g = *test::add_file(q, "r.yaml", "defaults:\n  tp: 2\ncommand: vllm serve m --tensor-parallel-size={tp}\n")->facts;
+  REQUIRE(g.commands.size() == 1);
+  CHECK(g.commands[0].argv.back().text == "--tensor-parallel-size=2");
+  CHECK(g.commands[0].argv.back().loc.range.line == 3);
+  REQUIRE(g.expansions.size() == 1);
+  CHECK(g.expansions[0].used.range.line == 2);
+  // no defaults: not a recipe, the command stays config
+  Project r;
+  CHECK(test::add_file(r, "x.yaml", "command: vllm serve m --tensor-parallel-size 2\n")->facts->commands.empty());
+}
