@@ -122,26 +122,37 @@ void fill_placeholders(Word& w, const std::map<std::string, const ConfigEntry*>&
   w.loc = alone->value_loc;
 }
 
-void launch_recipe(const SourceFile& src, FileFacts& out, ParseDiag& diag) {
+struct Recipe {
   const ConfigEntry* command = nullptr;
   std::map<std::string, const ConfigEntry*> defaults;
-  Vars vars;
+  Vars env;
   bool solo = false;
-  for (const ConfigEntry& e : out.config) {
-    if (e.document != 0 || !e.scalar) continue;
-    if (e.path.size() == 1 && e.path[0] == "command") command = &e;
-    if (e.path.size() == 1 && e.path[0] == "solo_only") solo = lower(e.value) == "true";
-    if (e.path.size() == 2 && e.path[0] == "defaults" && !starts_with(e.path[1], "[")) defaults[e.path[1]] = &e;  // not Hydra's list
-    if (e.path.size() == 2 && e.path[0] == "env") vars[e.path[1]] = e.value;
+};
+
+// The keys of a launch recipe (its first document).
+Recipe recipe_keys(const FileFacts& f) {
+  Recipe r;
+  for (const ConfigEntry& e : f.config) {
+    if (e.document != 0 || !e.scalar || e.path.empty() || e.path.size() > 2) continue;
+    const std::string& top = e.path[0];
+    if (e.path.size() == 1 && top == "command") r.command = &e;
+    else if (e.path.size() == 1 && top == "solo_only") r.solo = lower(e.value) == "true";
+    else if (e.path.size() == 2 && top == "defaults" && !starts_with(e.path[1], "[")) r.defaults[e.path[1]] = &e;  // not Hydra's list
+    else if (e.path.size() == 2 && top == "env") r.env[e.path[1]] = e.value;
   }
-  if (!command || defaults.empty() || !out.commands.empty()) return;
-  if (solo) defaults.erase("tensor_parallel");  // one node: the runner sets tensor_parallel to 1
-  std::string text = command->value;  // the runner appends its own flags after a last `\`
+  return r;
+}
+
+void launch_recipe(const SourceFile& src, FileFacts& out, ParseDiag& diag) {
+  Recipe r = recipe_keys(out);
+  if (!r.command || r.defaults.empty() || !out.commands.empty()) return;
+  if (r.solo) r.defaults.erase("tensor_parallel");  // one node: the runner sets tensor_parallel to 1
+  std::string text = r.command->value;  // the runner appends its own flags after a last `\`
   while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) text.pop_back();
   if (!text.empty() && text.back() == '\\') text.pop_back();
-  embed_shell(src, text, yaml_scalar_map(src, *command), vars, CommandContext::Script, out, diag);
+  embed_shell(src, text, yaml_scalar_map(src, *r.command), r.env, CommandContext::Script, out, diag);
   for (Command& c : out.commands.edit())
-    for (Word& w : c.argv) fill_placeholders(w, defaults, out);
+    for (Word& w : c.argv) fill_placeholders(w, r.defaults, out);
 }
 
 }  // namespace
