@@ -50,7 +50,7 @@ struct Positional {
   std::string fallback;
 };
 
-// `$1`, `${2}`, `${1:-x.env}`, `${1-x.env}` (quotes removed): the argument read.
+// `$1`, `${2}`, `${1:-x.env}`, `${1-x.env}`, `${1:?usage}` (quotes removed): the argument read.
 Positional argument_in(std::string t) {
   if (t.size() >= 2 && (t.front() == '"' || t.front() == '\'') && t.back() == t.front()) t = t.substr(1, t.size() - 2);
   auto digit = [](char c) { return c >= '1' && c <= '9'; };
@@ -58,8 +58,9 @@ Positional argument_in(std::string t) {
   if (t.size() < 4 || t.compare(0, 2, "${") != 0 || !digit(t[2]) || t.back() != '}') return {};
   std::string rest = t.substr(3, t.size() - 4);
   if (starts_with(rest, ":")) rest.erase(0, 1);
-  if (!rest.empty() && rest[0] != '-') return {};
-  return {static_cast<size_t>(t[2] - '0'), rest.empty() ? "" : rest.substr(1)};
+  if (!rest.empty() && rest[0] != '-' && rest[0] != '?') return {};
+  bool fallback = !rest.empty() && rest[0] == '-';  // `${1:?usage}` stops the script instead
+  return {static_cast<size_t>(t[2] - '0'), fallback ? rest.substr(1) : ""};
 }
 
 // The argument a sourced word reads: written in the word (`"$1"`), or through a variable the

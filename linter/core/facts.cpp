@@ -116,13 +116,13 @@ bool has_flag(const Command& c, std::initializer_list<std::string_view> names) {
   return false;
 }
 
-static_assert(sizeof(FileFacts) == 208, "a new FileFacts field: check it in facts_empty()");
+static_assert(sizeof(FileFacts) == 216, "a new FileFacts field: check it in facts_empty()");
 
 bool facts_empty(const FileFacts& f) {
   const PythonFacts& py = f.python;
   return !f.lockfile && f.installs.empty() && f.indexes.empty() && f.images.empty() && f.env.empty() &&
          f.refs.empty() && f.commands.empty() && f.config.empty() && py.imports.empty() && py.calls.empty() &&
-         py.assigns.empty() && py.strings.empty() && f.sbatch.empty() && f.code_lines.empty() && f.sections.empty() && f.front_matter.empty() &&
+         py.assigns.empty() && py.strings.empty() && f.sbatch.empty() && f.arg_lists.empty() && f.code_lines.empty() && f.sections.empty() && f.front_matter.empty() &&
          f.ci_jobs.empty() && f.expansions.empty() && f.builds.empty() && f.services.empty() && f.locked.empty();
 }
 

@@ -325,6 +325,9 @@ struct FileFacts {
   FactList<ConfigEntry> config;
   PythonFacts python;
   FactList<Command> sbatch;               // #SBATCH directives as pseudo-commands
+  // Shell variables holding 2+ words with a `--flag` (`ENGINE_ARGS=( ... )`, `VLLM_ARGS="..."`),
+  // their program unknown: argv[0] is the variable's name, then its words where written.
+  FactList<Command> arg_lists;
   // Markdown: (first, last) line of each code block read; suppression comments count only there.
   FactList<std::pair<int, int>> code_lines;
   FactList<Section> sections;             // Markdown headings, in order

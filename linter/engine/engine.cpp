@@ -547,9 +547,10 @@ void shrink_to_fit(FileFacts& f) {
   for (Install& in : f.installs) shrink(in.packages);
   for (Command& c : f.commands) shrink_command(c);
   for (Command& c : f.sbatch) shrink_command(c);
+  for (Command& c : f.arg_lists) shrink_command(c);
   for (PyCall& c : f.python.calls) shrink(c.args);
   shrink(f.installs), shrink(f.indexes), shrink(f.images), shrink(f.env), shrink(f.refs);
-  shrink(f.commands), shrink(f.sbatch), shrink(f.config), shrink(f.code_lines), shrink(f.sections), shrink(f.ci_jobs);
+  shrink(f.commands), shrink(f.sbatch), shrink(f.arg_lists), shrink(f.config), shrink(f.code_lines), shrink(f.sections), shrink(f.ci_jobs);
   shrink(f.front_matter);
   shrink(f.python.imports), shrink(f.python.calls), shrink(f.python.assigns), shrink(f.python.strings);
 }

@@ -57,6 +57,7 @@ void each_location(FileFacts& f, const std::function<void(Location&)>& fn) {
   for (FileRef& r : f.refs) fn(r.loc);
   for (Command& c : f.commands) cmd(c);
   for (Command& c : f.sbatch) cmd(c);
+  for (Command& c : f.arg_lists) cmd(c);
   for (ConfigEntry& e : f.config) { fn(e.key_loc); fn(e.value_loc); }
   for (PyImport& i : f.python.imports) fn(i.loc);
   for (PyCall& c : f.python.calls) {
@@ -90,6 +91,7 @@ void embed_merge(FileFacts& into, FileFacts&& from, int stage_shift) {
   for (EnvSetting& x : from.env) shift(x.stage);
   for (FileRef& x : from.refs) shift(x.stage);
   for (Command& x : from.commands) shift(x.stage);
+  for (Command& x : from.arg_lists) shift(x.stage);
   append(into.installs, from.installs);
   append(into.indexes, from.indexes);
   append(into.images, from.images);
@@ -102,6 +104,7 @@ void embed_merge(FileFacts& into, FileFacts&& from, int stage_shift) {
   append(into.python.assigns, from.python.assigns);
   append(into.python.strings, from.python.strings);
   append(into.sbatch, from.sbatch);
+  append(into.arg_lists, from.arg_lists);
   append(into.expansions, from.expansions);
   append(into.builds, from.builds);
   for (auto& [k, v] : from.locked) into.locked.emplace(k, v);

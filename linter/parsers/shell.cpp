@@ -342,6 +342,9 @@ class Walker {
   using Piece = ShellValue;
   std::map<std::string, std::vector<Piece>> pieces_;
   static constexpr size_t kMaxPieces = 512;  // words kept per variable (bounded memory)
+  std::map<std::string, size_t> arg_list_of_;  // var -> its entry in out_.arg_lists
+  size_t arg_list_words_ = 0;
+  static constexpr size_t kMaxArgListWords = 65536;  // per file
 
   std::string_view raw(TSNode n) const {
     uint32_t b = ts_node_start_byte(n), e = ts_node_end_byte(n);
@@ -412,6 +415,7 @@ class Walker {
     if (resolved) vars_[var] = e.value;
     else vars_.erase(var);
     record_pieces(var, value, append);
+    record_arg_list(var, a);
     out_.env.push_back(std::move(e));
   }
 
@@ -486,6 +490,26 @@ class Walker {
       if (!name_char(c)) return nullptr;
     auto it = pieces_.find(std::string(name));
     return it == pieces_.end() ? nullptr : &it->second;
+  }
+
+  // A variable now holding 2+ words with a `--flag` (`ARGS=(--tp 2 ...)`, `VLLM_ARGS="..."`) is an
+  // argument list: its program is not known here. Appending replaces the variable's entry.
+  void record_arg_list(const std::string& var, TSNode assignment) {
+    auto held = pieces_.find(var);
+    if (held == pieces_.end() || held->second.size() < 2 || arg_list_words_ >= kMaxArgListWords) return;
+    const std::vector<Piece>& words = held->second;
+    if (std::none_of(words.begin(), words.end(), [](const Piece& p) { return p.text.size() > 2 && starts_with(p.text, "--"); }))
+      return;
+    Command c;
+    c.stage = stage_;
+    c.context = context_;
+    c.loc = loc(assignment);
+    c.argv.push_back(Word{var, var, true, c.loc});
+    for (const Piece& p : words) c.argv.push_back(Word{p.text, p.text, p.resolved, p.loc});
+    arg_list_words_ += words.size();
+    auto [at, fresh] = arg_list_of_.try_emplace(var, out_.arg_lists.size());
+    if (fresh) out_.arg_lists.push_back(std::move(c));
+    else out_.arg_lists.edit()[at->second] = std::move(c);
   }
 
   void record_pieces(const std::string& var, TSNode value, bool append) {

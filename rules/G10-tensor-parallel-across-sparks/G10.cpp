@@ -93,9 +93,15 @@ class TensorParallelRule : public Rule {
   void check(const Project& p, Reporter& out) const override {
     bool shared_gpus = query::gpu_sharing(p);
     query::TiedLaunchers tied(p, shared_gpus);
+    std::vector<std::pair<const ParsedFile*, g10::Hits>> files;
+    g10::Judged judged;
     for (const auto& f : p.files) {
       if (p.skips_test(*f)) continue;
-      g10::Hits hits = g10::tp_surfaces(*f, shared_gpus);
+      files.emplace_back(f.get(), g10::tp_surfaces(*f, shared_gpus));
+      for (const g10::Hit& h : files.back().second.list) judged.add(h.loc);
+    }
+    for (auto& [f, hits] : files) {
+      g10::arg_list_hits(*f, judged, hits);
       bool multi_gpu = !hits.list.empty() && tied.multi_gpu_nodes(*f);
       for (const auto& h : hits.list)
         if (spans_sparks(h, p.target.sparks, multi_gpu) && !query::other_platform_section(*f->facts, h.loc.range.line))

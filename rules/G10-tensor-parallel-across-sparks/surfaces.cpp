@@ -70,13 +70,20 @@ bool launcher_fits(const Command& c, const Entry& e) {
   return e.get("launcher").empty() || query::runs(c, e.get("launcher"));
 }
 
+// A flag that names tensor parallelism in full (`--tensor-parallel-size`), not a short one
+// (`--tp`, `-tp`) that other programs use too.
+bool full_name(const std::string& flag) { return flag.find("parallel") != std::string::npos; }
+
 // `vllm serve --tensor-parallel-size 2`, Megatron `--tensor-model-parallel-size 2`, ...
-// `others`: line_degrees(c).
-void tp_flags(const Command& c, const Layout& lay, long others, Hits& out) {
+// `others`: line_degrees(c). Without a known program (an argument list held in a variable),
+// only flags named in full count, whatever launcher they belong to.
+void tp_flags(const Command& c, const Layout& lay, long others, Hits& out, bool program_known = true) {
   long expert = flag_degrees(c, "expert-flags");
   for (const Entry& e : table("tp-flags").entries) {
-    if (!query::may_have_flag(c, e.list("flags")) || !launcher_fits(c, e)) continue;
-    auto v = query::int_flag(c, e.list("flags"), &out.bad);
+    std::vector<std::string> flags = e.list("flags");
+    if (!program_known) flags.erase(std::remove_if(flags.begin(), flags.end(), [](const std::string& f) { return !full_name(f); }), flags.end());
+    if (flags.empty() || !query::may_have_flag(c, flags) || (program_known && !launcher_fits(c, e))) continue;
+    auto v = query::int_flag(c, flags, &out.bad);
     if (!v || v->value <= 1) continue;
     Hit& h = add(out, e, v->value, v->loc, e.get("name"), lay, std::max(mul(v->value, others), expert));
     if (query::mentions(c, e.list("inference_words"))) h.use = Use::Inference;
@@ -256,6 +263,22 @@ Hits tp_surfaces(const ParsedFile& f, bool shared_gpus) {
   python(ff.python, hits);  // first: a call's own wording wins over the config entry it also yields
   configs(ff.config, prog_base(dir), shared_gpus, hits);
   return hits;
+}
+
+// Argument lists held in variables (`ENGINE_ARGS=( ... --tensor-parallel-size 2 ... )`) whose
+// sizes no command of the project was judged at: their launch is not read (a settings file
+// loaded through a path built at run time, a heredoc, an `ssh "..."` string, `docker run "$IMAGE"`).
+void arg_list_hits(const ParsedFile& f, Judged& judged, Hits& out) {
+  const FileFacts& ff = *f.facts;
+  if (ff.arg_lists.empty()) return;
+  Layout file_layout = merge(query::sbatch_layout(ff.sbatch), query::env_layout(ff.env));
+  for (const Command& c : ff.arg_lists) {
+    Hits mine;
+    tp_flags(c, merge(query::command_layout(c), file_layout), line_degrees(c), mine, false);
+    for (Hit& h : mine.list)
+      if (judged.add(h.loc)) out.list.push_back(std::move(h));
+    for (Location& l : mine.bad.places) out.bad.places.push_back(std::move(l));
+  }
 }
 
 }  // namespace sc::g10

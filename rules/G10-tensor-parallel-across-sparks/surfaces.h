@@ -3,7 +3,9 @@
 // overrides, config keys, Python calls and assignments), with the node layout and the GPU count
 // its other degrees need. Spellings: knowledge/parallelism.yaml.
 #pragma once
+#include <set>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "analysis/launch.h"
@@ -32,5 +34,19 @@ struct Hits {
 // The tensor-parallel sizes > 1 stated in one file; `shared_gpus`: Kubernetes GPU counts are
 // shares of a GPU (query::gpu_sharing), not GPUs.
 Hits tp_surfaces(const ParsedFile& f, bool shared_gpus);
+
+// The places some launch of the project already judged (a settings file's word is judged in
+// the script that expands it).
+class Judged {
+ public:
+  bool add(const Location& l) { return places_.insert({l.path, l.range.line, l.range.col}).second; }
+
+ private:
+  std::set<std::tuple<std::string, int, int>> places_;
+};
+
+// Sizes in the file's argument lists held in variables (`ENGINE_ARGS=( ... )`, program unknown)
+// at places no launch judged: only flags that name tensor parallelism in full count.
+void arg_list_hits(const ParsedFile& f, Judged& judged, Hits& out);
 
 }  // namespace sc::g10

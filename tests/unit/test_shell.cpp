@@ -396,3 +396,23 @@ TEST_CASE("heredocs that write a Dockerfile, compose file or Python are parsed a
     CHECK(sh("python3 check.py <<EOF\nimport torch\nEOF\n").facts.python.imports.empty());
   }
 }
+
+TEST_CASE("variables holding 2+ words with a --flag are argument lists, words where written", "[shell][arg_lists]") {
+  auto p = sh("ARGS=(\n  --max-model-len 8192\n  --tensor-parallel-size 2\n)\n"
+              "ARGS+=(--headless)\n"
+              "S=\"--tp 2 --port $PORT\"\n"
+              "ONE=(--verbose)\n"
+              "WORDS=(a b c)\n");
+  const auto& lists = p.facts.arg_lists.all();
+  REQUIRE(lists.size() == 2);
+  // an append replaces the variable's entry: one list, all its words
+  CHECK(argv(lists[0]) == std::vector<std::string>{"ARGS", "--max-model-len", "8192", "--tensor-parallel-size", "2", "--headless"});
+  CHECK(lists[0].argv[4].loc.range.line == 3);
+  CHECK(lists[0].argv[4].loc.range.col == 26);
+  CHECK(argv(lists[1])[0] == "S");
+  CHECK(lists[1].argv[1].text == "--tp");
+  CHECK_FALSE(lists[1].argv.back().resolved);  // $PORT unknown
+  // one word, or no flag: not an argument list
+  auto q = sh("ONE=(--verbose)\nWORDS=(a b c)\nX=--tp\n");
+  CHECK(q.facts.arg_lists.empty());
+}
