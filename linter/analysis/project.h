@@ -79,6 +79,16 @@ struct LintTarget {
 class Project {
  public:
   std::string root;  // absolute lint root; display paths are relative to it
+  // The display path of the folder the user named (or the repository of a split run), "" for
+  // the root itself: words in the names of folders above the project (a clone kept in
+  // `~/HybridCluster_Mac_Spark/`) say nothing about its files.
+  std::string top;
+  // `path` (a display path) below top; `path` itself when it is not below it.
+  std::string_view below_top(std::string_view path) const {
+    if (top.empty() || path.size() <= top.size() || path.substr(0, top.size()) != top || path[top.size()] != '/')
+      return path;
+    return path.substr(top.size() + 1);
+  }
   // Files as parsed, shared with the engine's ParseCache between runs: never changed in place.
   std::vector<std::shared_ptr<const ParsedFile>> files;
   LintTarget target;

@@ -374,6 +374,26 @@ std::string lint_root(const LintOptions& opt, const std::vector<std::string>& pa
   return root;
 }
 
+// The display path of the folder the named paths share (a file's folder), "" for the root;
+// a split run's unit folder when there is one.
+std::string project_top(const LintOptions& opt, const std::string& root, const std::vector<std::string>& paths) {
+  if (!opt.unit.empty() && opt.unit != ".") return opt.unit;
+  std::error_code ec;
+  std::string top;
+  for (size_t i = 0; i < paths.size(); ++i) {
+    fs::path a = fs::absolute(paths[i], ec).lexically_normal();
+    if (!fs::is_directory(a, ec)) a = a.parent_path();
+    std::string rel = fs::path(a).lexically_relative(root).generic_string();
+    if (rel == "." || rel.empty() || starts_with(rel, "..")) return "";
+    if (!rel.empty() && rel.back() == '/') rel.pop_back();
+    while (i > 0 && !top.empty() && rel != top && !starts_with(rel, top + "/"))
+      top = top.find('/') == std::string::npos ? "" : top.substr(0, top.rfind('/'));
+    if (i == 0) top = rel;
+    if (top.empty()) return "";
+  }
+  return top;
+}
+
 // The files to lint: standard input as one file, or the walk of the paths. With `repositories`,
 // the walk does not enter a repository but lists it there (engine/units.h).
 // The walk's files less sparkcheck's own (same device and inode), unless named on the command line.
@@ -985,6 +1005,7 @@ LintResult run_lint(const LintOptions& opt) {
   LintResult res;
   std::vector<std::string> paths = opt.paths.empty() ? std::vector<std::string>{"."} : opt.paths;
   res.project.root = lint_root(opt, paths);
+  res.project.top = opt.stdin_text ? "" : project_top(opt, res.project.root, paths);
   if (may_split(opt, res.project.root)) return lint_units(opt, paths, std::move(res));
   if (opt.disk_cache && !opt.reuse && !opt.stdin_text && opt.overlays.empty())
     return lint_with_disk_cache(opt, res.project.root);

@@ -2,6 +2,7 @@
 #include "parsers/embedded.h"
 
 #include <algorithm>
+#include <cstring>
 #include <functional>
 
 #include "parsers/shell.h"
@@ -165,6 +166,12 @@ void yaml_image(const ConfigEntry& e, const std::string& ref, FileFacts& out) {
   out.images.push_back(std::move(im));
 }
 
+// `-c`, `-lc`, `-ec`, `-euxc`: a shell's short options ending the list with `-c`.
+static bool shell_c_option(const std::string& a) {
+  if (a.size() < 2 || a.size() > 6 || a[0] != '-' || a.back() != 'c') return false;
+  return std::all_of(a.begin() + 1, a.end(), [](char ch) { return std::strchr("celux", ch) != nullptr; });
+}
+
 const ConfigEntry* yaml_argv(const std::vector<const ConfigEntry*>& items, CommandContext context,
                              FileFacts& out) {
   Command c;
@@ -174,6 +181,7 @@ const ConfigEntry* yaml_argv(const std::vector<const ConfigEntry*>& items, Comma
   out.commands.push_back(c);
   const std::string& a0 = c.argv[0].text;
   std::string prog = a0.substr(a0.rfind('/') == std::string::npos ? 0 : a0.rfind('/') + 1);
+  if (shell_c_option(a0) && items.size() == 2) return items[1];  // `[-lc, "..."]` for a shell entrypoint
   if (prog != "bash" && prog != "sh") return nullptr;
   for (size_t i = 1; i + 1 < items.size(); ++i)
     if (starts_with(items[i]->value, "-") && items[i]->value.find('c') != std::string::npos) return items[i + 1];

@@ -44,8 +44,8 @@ EmbedMap yaml_scalar_map(const SourceFile& real, const ConfigEntry& e);
 void yaml_image(const ConfigEntry& e, const std::string& ref, FileFacts& out);
 
 // A list-form command (compose `command: [...]`, Kubernetes `command:` + `args:`): no shell
-// splits it, so the items are the argv of one Command. Returns the body of `sh -c BODY`
-// (to be read as a script), or null.
+// splits it, so the items are the argv of one Command. Returns the body of `sh -c BODY`, or of
+// `[-lc, BODY]` given to an image whose entrypoint is a shell (to be read as a script), or null.
 const ConfigEntry* yaml_argv(const std::vector<const ConfigEntry*>& items, CommandContext context,
                              FileFacts& out);
 

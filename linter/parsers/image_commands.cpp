@@ -172,6 +172,74 @@ void latest_image_stage(FileFacts& f) {
   }
 }
 
+// `pip install`, `pip3 install`, `uv pip install`, `python -m pip install` (after `sudo`).
+bool pip_install(const Command& c) {
+  const auto& a = c.argv;
+  size_t i = 0;
+  while (i < a.size() && base(a[i].text) == "sudo") ++i;
+  auto word = [&](size_t k, const char* w) { return i + k < a.size() && a[i + k].text == w; };
+  if (i >= a.size()) return false;
+  std::string p = base(a[i].text);
+  if (p == "pip" || p == "pip3") return word(1, "install");
+  if (p == "uv") return word(1, "pip") && word(2, "install");
+  return starts_with(p, "python") && word(1, "-m") && word(2, "pip") && word(3, "install");
+}
+
+// A command that makes or enters a Python environment of its own (venv, virtualenv, uv venv,
+// conda/mamba create or activate, `source …/bin/activate`).
+bool makes_env(const Command& c) {
+  const auto& a = c.argv;
+  if (a.empty()) return false;
+  std::string p = base(a[0].text);
+  auto arg = [&](size_t k) { return k < a.size() ? a[k].text : std::string(); };
+  if (p == "virtualenv" || (p == "uv" && arg(1) == "venv")) return true;
+  if (starts_with(p, "python") && arg(1) == "-m") return arg(2) == "venv" || arg(2) == "virtualenv";
+  if (p == "conda" || p == "mamba" || p == "micromamba")
+    return arg(1) == "create" || arg(1) == "activate" || (arg(1) == "env" && arg(2) == "create");
+  return (p == "source" || p == ".") && ends_with(arg(1), "bin/activate");
+}
+
+// The heading `line` is under says its steps run outside a container.
+bool host_heading(const FileFacts& f, int line) {
+  const Section* under = nullptr;
+  for (const Section& s : f.sections)
+    if (s.line <= line) under = &s;
+  if (!under) return false;
+  std::string t = lower(under->title);
+  for (const char* w : {"host", "bare metal", "bare-metal", "native", "without docker", "without a container",
+                        "outside", "venv", "virtual env", "conda", "local install"})
+    if (t.find(w) != std::string::npos) return true;
+  return false;
+}
+
+// The one image a Markdown document opens as the reader's shell, when every image it names is
+// that one; null otherwise.
+const Image* only_opened_image(const FileFacts& f) {
+  const Image* opened = nullptr;
+  for (const Command& c : f.commands) {
+    if (c.context != CommandContext::Container || c.stage < 0) continue;
+    for (const Image& im : f.images)
+      if (im.stage == c.stage) opened = &im;
+  }
+  if (!opened) return nullptr;
+  for (const Image& im : f.images)
+    if (im.ref != opened->ref) return nullptr;
+  return opened;
+}
+
+// A document whose only image is one it opens for the reader (`docker run -it IMAGE`, then
+// steps inside) is written for a reader in that container: its pip installs outside the
+// marked steps run there too, unless it also makes a Python environment or a heading says
+// the step is on the host. They get the Container context; latest_image_stage places them.
+void document_container(FileFacts& f) {
+  if (!only_opened_image(f)) return;
+  for (const Command& c : f.commands)
+    if (makes_env(c)) return;
+  for (Command& c : f.commands)
+    if (c.context == CommandContext::Markdown && c.stage < 0 && pip_install(c) && !host_heading(f, c.loc.range.line))
+      c.context = CommandContext::Container;
+}
+
 void image_commands(FileFacts& f) {
   if (f.kind == FileKind::Dockerfile) return;
   size_t from_env = f.images.size();
@@ -207,7 +275,11 @@ void image_commands(FileFacts& f) {
     }
   }
   for (auto& [where, stage] : payloads) run_payload_in(f, where, stage);
-  if (f.kind == FileKind::Markdown) latest_image_stage(f);
+  if (f.kind == FileKind::Markdown) {
+    latest_image_stage(f);
+    document_container(f);
+    latest_image_stage(f);
+  }
   for (Command& c : in_containers) f.commands.push_back(std::move(c));
 }
 

@@ -293,10 +293,12 @@ class MarkdownReader {
   int container_step_ = 0;   // the step the container was opened in
 
   // A heading closes the container's section, unless it is the next numbered step at the same
-  // level (`### 1. Start the container`, then `### 2. Install dependencies`).
+  // level (`### 1. Start the container`, then `### 2. Install dependencies`); a heading at any
+  // level that says the step runs elsewhere (`## On the host`) closes it too.
   void heading(int level, int step, const std::string& title) {
     bool next_step = level == container_level_ && container_step_ > 0 && step > container_step_ && !leaves(title);
-    if (in_container_ && (container_level_ == 0 || level <= container_level_) && !next_step) in_container_ = false;
+    bool closes = container_level_ == 0 || level <= container_level_ || leaves(title);
+    if (in_container_ && closes && !next_step) in_container_ = false;
     if (in_container_ && next_step) container_step_ = step;
     level_ = level;
     step_ = step;
@@ -353,7 +355,7 @@ class MarkdownReader {
 
   static bool is_docker(const std::string& p) { return p == "docker" || p == "podman" || p == "nvidia-docker"; }
 
-  // `docker run -it [opts] IMAGE [bash]` / `docker exec -it NAME bash`: an interactive shell.
+  // `docker run -it [opts] IMAGE [bash|jupyter lab]` / `docker exec -it NAME bash`: an interactive shell.
   static bool opens_shell(const Command& c, size_t at) {
     if (at + 1 >= c.argv.size()) return false;
     const std::string& sub = c.argv[at + 1].text;
@@ -366,10 +368,20 @@ class MarkdownReader {
     }
     const std::string& last = c.argv.back().text;
     std::string lb = program_name(last);
-    bool shell = lb == "bash" || lb == "sh" || lb == "zsh";
+    bool shell = lb == "bash" || lb == "sh" || lb == "zsh" || runs_jupyter(c, at + 2);
     bool image_last = sub == "run" && last.find_first_of(":/") != std::string::npos && last[0] != '-' &&
                       last.find('=') == std::string::npos;
     return interactive && (shell || image_last);
+  }
+
+  // `docker run -it IMAGE jupyter lab …`: the reader works in the container's Jupyter, whose
+  // terminal and cells run the steps that follow.
+  static bool runs_jupyter(const Command& c, size_t from) {
+    for (size_t i = from; i < c.argv.size(); ++i) {
+      std::string p = program_name(c.argv[i].text);
+      if (p == "jupyter" || p == "jupyter-lab" || p == "jupyter-notebook") return true;
+    }
+    return false;
   }
 
   // A block that opens with a comment saying it runs in the container.

@@ -105,9 +105,9 @@ bool lower_equals(std::string_view seg, std::string_view word) {
   }
   return true;
 }
-}  // namespace
 
-bool other_platform(std::string_view path) {
+// Does a segment of `path` name another platform?
+bool other_platform_words(std::string_view path) {
   const auto& words = other_platform_words();
   size_t from = 0;
   for (size_t i = 0; i <= path.size(); ++i) {
@@ -119,17 +119,20 @@ bool other_platform(std::string_view path) {
   }
   return false;
 }
+}  // namespace
 
 bool other_platform_image(const Image* im) {
   return im && knowledge::table("other-platform-images").match(lower(im->ref));
 }
 
-bool other_platform_env(const PkgEnv& env) {
-  return other_platform_image(env.image) || (env.dockerfile && other_platform(env.dockerfile->src.path()));
+bool other_platform(const Project& p, std::string_view path) { return other_platform_words(p.below_top(path)); }
+
+bool other_platform_env(const Project& p, const PkgEnv& env) {
+  return other_platform_image(env.image) || (env.dockerfile && other_platform(p, env.dockerfile->src.path()));
 }
 
 bool other_platform_install(const Project& p, const ParsedFile& f, const Install& in) {
-  if (other_platform(f.src.path()) || other_platform_section(*f.facts, in.loc.range.line)) return true;
+  if (other_platform(p, f.src.path()) || other_platform_section(*f.facts, in.loc.range.line)) return true;
   return in.stage >= 0 && other_platform_image(base_image(p, f, in.stage));
 }
 
@@ -185,7 +188,7 @@ bool copied_page(const FileFacts& f) {
 }
 
 bool other_platform_at(const Project& p, const Location& at) {
-  if (other_platform(at.path.str())) return true;
+  if (other_platform(p, at.path.str())) return true;
   const ParsedFile* f = p.find(at.path.str());
   return f && other_platform_section(*f->facts, at.range.line);
 }

@@ -63,15 +63,16 @@ const Image* base_image(const Project& p, const ParsedFile& dockerfile, int stag
 const Image* ngc_image(const PkgEnv& env);
 
 // Is `path` a file for another platform (knowledge/platforms.yaml other-platform-paths:
-// a path segment such as `npu/`, `docker/rocm/`, `requirements-windows.txt`)?
-bool other_platform(std::string_view path);
+// a path segment such as `npu/`, `docker/rocm/`, `requirements-windows.txt`)? Only the part
+// below the project's top folder counts (Project::below_top).
+bool other_platform(const Project& p, std::string_view path);
 
 // Is the image built for another platform (knowledge/platforms.yaml other-platform-images:
 // rocm/*, Ascend CANN images, Windows containers)?
 bool other_platform_image(const Image* im);
 // Is the environment another platform's: a Dockerfile whose path says so, or a stage on an
 // other-platform image?
-bool other_platform_env(const PkgEnv& env);
+bool other_platform_env(const Project& p, const PkgEnv& env);
 // Is an install in file `f` for another platform: the file's path, its Dockerfile stage's
 // image, or (Markdown) the section it is written in?
 bool other_platform_install(const Project& p, const ParsedFile& f, const Install& in);

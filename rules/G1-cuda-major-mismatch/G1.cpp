@@ -166,7 +166,7 @@ void cuda11_name(const Requirement& r, const std::vector<Related>& sites, Report
 // image) are not Spark installs.
 void version_tags(const Project& p, const ParsedFile& f, Reporter& out) {
   if (f.facts->env.empty() && f.facts->installs.empty()) return;  // most files: nothing to judge
-  if (query::other_platform(f.src.path())) return;
+  if (query::other_platform(p, f.src.path())) return;
   index_variables(f, out);
   auto sites = query::install_sites(p, f);
   for (const Install& in : f.facts->installs) {
@@ -247,7 +247,7 @@ void image(const Project& p, const Image& im, Reporter& out) {
 
 // Every Image fact of any file (Dockerfile FROM, docker run, compose image:).
 void images(const Project& p, const ParsedFile& f, Reporter& out) {
-  if (f.facts->images.empty() || query::other_platform(f.src.path())) return;
+  if (f.facts->images.empty() || query::other_platform(p, f.src.path())) return;
   for (const Image& im : f.facts->images)
     if (!im.from_stage && !smoke_test_stage(f, im.stage) && !query::other_platform_section(*f.facts, im.loc.range.line))
       image(p, im, out);
@@ -461,7 +461,7 @@ struct Asked {
 };
 
 void environment(const Project& p, const PkgEnv& env, bool lock_pins, Asked& asked, Reporter& out) {
-  if (query::other_platform_env(env)) return;
+  if (query::other_platform_env(p, env)) return;
   ImageCuda ic = env.image ? image_cuda(env.image->ref) : ImageCuda{};
   EnvView v{env, ic, ic.known && ic.major <= 12, cuda13_evidence(env, ic), lock_pins, cuda12_torch(env), asked.order};
   auto pkgs = query::packages_in(env);

@@ -81,12 +81,35 @@ bool unsloth_with_deps(const Project& p, const Item& it, Reporter& out) {
   return it.ip.run->no_deps || !it.torch_pinned;
 }
 
+// knowledge/packages.yaml pins-torch-exactly: the name, with its extra when the entry names one.
+bool pins_torch_exactly(const Requirement& r) {
+  for (const knowledge::Entry& e : knowledge::table("pins-torch-exactly").entries) {
+    if (e.get("name") != r.name) continue;
+    const std::string& extra = e.get("extra");
+    if (extra.empty() || std::find(r.extras.begin(), r.extras.end(), extra) != r.extras.end()) return true;
+  }
+  return false;
+}
+
+// ---- inside an NGC container: an exact pin of a package whose release pins its own torch
+// (vllm==0.20.1): pip installs that torch over the container's build.
+void pinned_pulls_torch(const Item& it, Reporter& out) {
+  if (!pins_torch_exactly(it.r) || it.torch_pinned) return;
+  warn(out, it,
+       it.what + " installed inside an NGC container without --no-deps: each " + it.r.name +
+           " release requires one torch release (==), which the container's own torch build does not "
+           "satisfy, so pip replaces the container's matched torch/triton/flash-attn build (on aarch64 possibly "
+           "with a CPU-only wheel)",
+       "keep the container's torch: use `pip install --no-deps ...` with the package's other requirements, "
+       "or use an image built with this package (NGC's vLLM/SGLang containers)");
+}
+
 // ---- inside an NGC container: torch (or a package that pulls its own) upgraded or unpinned
 void replaces_container_torch(const Item& it, Reporter& out) {
   const PkgRun& run = *it.ip.run;
   const std::string& n = it.r.name;
   if (run.no_deps || !query::has_role(n, "replaces-ngc-torch")) return;
-  if (it.pinned && !run.upgrade) return;
+  if (it.pinned && !run.upgrade) return pinned_pulls_torch(it, out);
   if (!query::has_role(n, "torch-itself") && it.torch_pinned) return;  // the torch pin holds for the rest
   // a bare `pip install torch` / `triton`: the container's own build already satisfies it
   if (query::has_role(n, "torch-itself") && it.r.specifier.empty() && !run.upgrade) return;
@@ -100,16 +123,6 @@ void replaces_container_torch(const Item& it, Reporter& out) {
 
 // knowledge/packages.yaml torch-stack.
 bool torch_stack(const std::string& name) { return knowledge::in("torch-stack", name); }
-
-// knowledge/packages.yaml pins-torch-exactly: the name, with its extra when the entry names one.
-bool pins_torch_exactly(const Requirement& r) {
-  for (const knowledge::Entry& e : knowledge::table("pins-torch-exactly").entries) {
-    if (e.get("name") != r.name) continue;
-    const std::string& extra = e.get("extra");
-    if (extra.empty() || std::find(r.extras.begin(), r.extras.end(), extra) != r.extras.end()) return true;
-  }
-  return false;
-}
 
 // Does torch itself come from PyPI where this run installs: no CUDA index or backend, no
 // torch in the base image, none installed before?
@@ -237,7 +250,7 @@ class G9 : public Rule {
         if (t == Installer::PyprojectDeps || query::conda_like(t) || ip.req->name.empty()) continue;
         // an NPU/ROCm/Windows/macOS install: by the file's path, its Markdown section or the
         // stage's base image
-        if (query::other_platform_at(p, ip.req->loc) || query::other_platform_env(env)) continue;
+        if (query::other_platform_at(p, ip.req->loc) || query::other_platform_env(p, env)) continue;
         if (!tooling(env, *ip.run)) judge(p, ip, order, out);
       }
   }

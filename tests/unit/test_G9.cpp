@@ -104,11 +104,17 @@ TEST_CASE("G9 knowledge: torch stack and exact torch pinners are tables", "[G9]"
 }
 
 TEST_CASE("G1/G9 other platforms by path segment", "[G9]") {
-  CHECK(sc::query::other_platform("requirements/npu.txt"));
-  CHECK(sc::query::other_platform("docker/rocm/Dockerfile.rocm7"));
-  CHECK(sc::query::other_platform("requirements-windows.txt"));
-  CHECK_FALSE(sc::query::other_platform("requirements/input.txt"));   // "npu" inside a word
-  CHECK_FALSE(sc::query::other_platform("docker/Dockerfile.cuda"));
+  sc::Project p;
+  CHECK(sc::query::other_platform(p, "requirements/npu.txt"));
+  CHECK(sc::query::other_platform(p, "docker/rocm/Dockerfile.rocm7"));
+  CHECK(sc::query::other_platform(p, "requirements-windows.txt"));
+  CHECK_FALSE(sc::query::other_platform(p, "requirements/input.txt"));   // "npu" inside a word
+  CHECK_FALSE(sc::query::other_platform(p, "docker/Dockerfile.cuda"));
+  // the folder the user named is not read: only the path below it
+  p.top = "clones/HybridCluster_Spark_Mac";
+  CHECK_FALSE(sc::query::other_platform(p, "clones/HybridCluster_Spark_Mac/DGX_Spark/requirements.txt"));
+  CHECK(sc::query::other_platform(p, "clones/HybridCluster_Spark_Mac/Mac_Studio/requirements.txt"));
+  CHECK(sc::query::other_platform(p, "clones/HybridCluster_Spark_Mac_2/requirements.txt"));  // not below top
 }
 
 TEST_CASE("query::other_platform_section: the nearest heading naming a platform decides", "[G9][query]") {
