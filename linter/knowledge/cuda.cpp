@@ -9,6 +9,7 @@
 #include "core/source.h"
 #include "knowledge/knowledge.h"
 #include "knowledge/markers.h"
+#include "knowledge/versions.h"
 
 namespace sc {
 namespace {
@@ -179,6 +180,25 @@ bool is_ngc_framework_image(std::string_view ref) {
          std::isdigit(static_cast<unsigned char>(tag[3])) && std::isdigit(static_cast<unsigned char>(tag[4]));
 }
 
+// A plain release tag (v0.8.5, 0.8.5.post1) of an image in knowledge image-release-cuda.
+ImageCuda release_image(const std::string& repo, const std::string& tag) {
+  std::string v = starts_with(tag, "v") ? tag.substr(1) : tag;
+  if (v.empty() || !std::isdigit(static_cast<unsigned char>(v[0])) ||
+      v.find_first_not_of("0123456789.post") != std::string::npos)
+    return {};
+  for (const knowledge::Entry* e : knowledge::table("image-release-cuda").matches(repo)) {
+    if (!version_in_range(*e, v)) continue;
+    ImageCuda ic;
+    ic.known = true;
+    ic.major = e->number("major");
+    ic.minor = e->number("minor");
+    ic.how = e->get("how");
+    ic.fix = e->get("fix");
+    return ic;
+  }
+  return {};
+}
+
 ImageCuda image_cuda(std::string_view ref_in) {
   std::string ref = lower(ref_in);
   ref = ref.substr(0, ref.find('@'));
@@ -189,7 +209,8 @@ ImageCuda image_cuda(std::string_view ref_in) {
   if (knowledge::table("cuda-base-image-repos").match(repo)) return cuda_base_image(tag);
   // (The NeMo framework container's CUDA per tag is not verified: its CUDA stays unknown.)
   if (is_ngc_framework_image(ref) && !knowledge::in("ngc-repos-unknown-cuda", ngc_repo(ref))) return ngc_release(tag);
-  return tag_spelled(tag);
+  if (ImageCuda ic = tag_spelled(tag); ic.known) return ic;
+  return release_image(repo, tag);
 }
 
 int cuda_major_of_package(const Requirement& r) {

@@ -44,6 +44,7 @@ struct ImageCuda {
   int major = 0, minor = 0;  // CUDA version, e.g. 12, 6
   bool ngc = false;          // nvcr.io/nvidia/<framework>:YY.MM tag
   std::string how;           // short explanation: "NGC 24.12 release (CUDA 12)", "nvidia/cuda:12.8.1"
+  std::string fix;           // the image to use instead, when knowledge names one ("" otherwise)
 };
 ImageCuda image_cuda(std::string_view ref);
 // nvcr.io/nvidia/<framework>:YY.MM... (pytorch, tritonserver, vllm, ...): a framework image

@@ -236,7 +236,7 @@ void image(const Project& p, const Image& im, Reporter& out) {
     out.report(finding(Level::Error, im.loc,
                        image_is(im, ic) + ": that has no Blackwell (sm_120/sm_121) support, so CUDA code built or "
                        "installed in it has no kernels for the Spark's GB10",
-                       kFixCudaImage));
+                       ic.fix.empty() ? std::string(kFixCudaImage) : ic.fix));
   } else if (ic.minor >= 0) {
     out.report(finding(Level::Warning, im.loc,
                        image_is(im, ic) + ": it runs on the Spark through sm_120 kernels, but the host is CUDA 13 "

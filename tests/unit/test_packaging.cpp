@@ -292,6 +292,16 @@ TEST_CASE("image classification", "[packaging]") {
   CHECK(image_cuda("nvcr.io/nvidia/rapidsai/notebooks:25.10-cuda13-py3.13").major == 13);
   CHECK(is_ngc_framework_image("nvcr.io/nvidia/pytorch:25.11-py3"));
   CHECK_FALSE(is_ngc_framework_image("nvcr.io/nvidia/cuda:13.0.1-devel-ubuntu24.04"));
+  // release tags that do not spell CUDA: knowledge image-release-cuda
+  auto old_vllm = image_cuda("vllm/vllm-openai:v0.8.5");
+  CHECK(old_vllm.known);
+  CHECK((old_vllm.major == 12 && old_vllm.minor == 4));
+  CHECK_FALSE(old_vllm.fix.empty());
+  CHECK(image_cuda("docker.io/vllm/vllm-openai:v0.7.3.post1").minor == 4);
+  CHECK_FALSE(image_cuda("vllm/vllm-openai:v0.9.0").known);
+  CHECK_FALSE(image_cuda("vllm/vllm-openai:latest").known);
+  CHECK_FALSE(image_cuda("vllm/vllm-openai:v0.8.5x").known);
+  CHECK_FALSE(image_cuda("someone/vllm-openai:v0.8.5").known);
 }
 
 TEST_CASE("CUDA tags of URLs and package names", "[packaging]") {
