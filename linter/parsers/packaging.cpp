@@ -9,6 +9,7 @@
 #include <charconv>
 #include <cctype>
 #include <map>
+#include <optional>
 #include <set>
 
 namespace sc {
@@ -442,6 +443,48 @@ void parse_conda_args(const Command& c, size_t start, Install& in) {
   }
 }
 
+// The words of pipx's `--pip-args "..."` / `--pip-args=...` at argv[k], added to `pip`; returns
+// the index of the last word it used.
+size_t pipx_pip_args(const std::vector<Word>& a, size_t k, Command& pip) {
+  const Word* v = &a[k];
+  std::string text;
+  if (size_t eq = v->text.find('='); eq != std::string::npos) {
+    text = v->text.substr(eq + 1);
+  } else if (k + 1 < a.size()) {
+    v = &a[++k];
+    text = v->text;
+  }
+  for (const std::string& part : split(text, ' '))
+    if (!part.empty()) pip.argv.push_back(Word{part, part, v->resolved, v->loc});
+  return k;
+}
+
+// `pipx install [opts] PKG...` / `pipx inject [opts] VENV PKG...`: pipx makes a venv of its own and
+// pip-installs the packages into it. The words pip would get: the packages, pipx's
+// `--index-url`/`-e`, and the words of `--pip-args`; pipx's own valued options and the venv
+// name of `inject` are dropped. Null when the command is not a pipx install.
+std::optional<Command> pipx_pip_words(const Command& c, size_t i) {
+  const auto& a = c.argv;
+  if (i + 1 >= a.size() || (a[i + 1].text != "install" && a[i + 1].text != "inject")) return std::nullopt;
+  static const std::set<std::string> own = {"--python", "--suffix", "--preinstall", "--backend"};
+  bool venv_left = a[i + 1].text == "inject";
+  Command pip;
+  for (size_t k = i + 2; k < a.size(); ++k) {
+    const std::string& t = a[k].text;
+    std::string name = t.substr(0, t.find('='));
+    if (name == "--pip-args") {
+      k = pipx_pip_args(a, k, pip);
+    } else if (own.count(name)) {
+      k += t.find('=') == std::string::npos ? 1 : 0;
+    } else if (venv_left && !t.empty() && t[0] != '-') {
+      venv_left = false;
+    } else {
+      pip.argv.push_back(a[k]);
+    }
+  }
+  return pip;
+}
+
 std::string base_program(const Word& w) {
   std::string t = w.text;
   if (!w.resolved && t.empty()) t = w.raw;
@@ -477,6 +520,7 @@ void derive_installs(FileFacts& f) {
     Install in;
     size_t start = 0;
     bool conda = false;
+    std::optional<Command> pipx;  // the words pip gets from a pipx install
     auto word = [&](size_t k) -> std::string { return k < a.size() ? a[k].text : std::string(); };
     if (is_pip_name(prog) && word(i + 1) == "install") {
       in.tool = Installer::Pip;
@@ -506,6 +550,10 @@ void derive_installs(FileFacts& f) {
       } else {
         continue;
       }
+    } else if (prog == "pipx") {
+      pipx = pipx_pip_words(c, i);
+      if (!pipx) continue;
+      in.tool = Installer::Pip;
     } else if (prog == "conda" || prog == "mamba" || prog == "micromamba") {
       if (word(i + 1) == "install" || word(i + 1) == "create") {
         in.tool = Installer::Conda;
@@ -535,7 +583,7 @@ void derive_installs(FileFacts& f) {
     if (!conda)
       for (auto& [n, w] : envs) apply_env(in, n, w.text, w.loc);
     if (conda) parse_conda_args(c, start, in);
-    else parse_pip_args(c, start, in);
+    else parse_pip_args(pipx ? *pipx : c, pipx ? 0 : start, in);
     f.installs.push_back(std::move(in));
   }
 }

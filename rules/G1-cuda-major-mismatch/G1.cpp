@@ -228,8 +228,9 @@ void image(const Project& p, const Image& im, Reporter& out) {
                            (no_blackwell(v) ? std::string(" with no Blackwell (sm_120/sm_121) kernels at all, so the "
                                                           "GB10 cannot run their CUDA code")
                                             : std::string(" that predate NVIDIA's DGX Spark (CUDA 13) support: the "
-                                                          "GB10 gets sm_120 kernels at best, and cu130 wheels added to "
-                                                          "the image fail (libcudart.so.13 missing)")),
+                                                          "GB10 gets sm_120 kernels at best, and cu130 wheels that take the "
+                                                          "CUDA runtime from the image (vllm, sgl-kernel) fail there "
+                                                          "(libcudart.so.13 missing)")),
                        "use nvcr.io/nvidia/pytorch:25.11-py3 or newer (25.08 is the first CUDA 13 release)"),
                                ngc_tag_fix(p, im)));
   } else if (ic.major < 12 || (ic.minor >= 0 && no_blackwell(v))) {
@@ -240,7 +241,8 @@ void image(const Project& p, const Image& im, Reporter& out) {
   } else if (ic.minor >= 0) {
     out.report(finding(Level::Warning, im.loc,
                        image_is(im, ic) + ": it runs on the Spark through sm_120 kernels, but the host is CUDA 13 "
-                       "and any cu130 wheel installed into it fails (libcudart.so.13 missing)",
+                       "and a cu130 wheel that takes the CUDA runtime from the image (vllm, sgl-kernel) fails there "
+                       "(libcudart.so.13 missing)",
                        kFixCudaImage));
   }
 }
@@ -309,7 +311,7 @@ struct EnvView {
 
 // ---- CUDA 13 wheels (cu130 index, --torch-backend=cu13x) on a CUDA 12 base image
 void cu13_run_on_cuda12_image(const EnvView& v, const PkgRun& run, Reporter& out) {
-  if (!v.cuda12_image) return;
+  if (!v.cuda12_image || v.e13.found) return;  // a CUDA 13 torch brings libcudart.so.13 as pip wheels
   const Image& im = *v.env.image;
   std::string base = "CUDA " + std::to_string(v.ic.major) + " base image";
   std::vector<Related> rel = {{im.loc, base}};
@@ -363,6 +365,7 @@ void cuda13_package_on_cuda12_image(const EnvView& v, const InstalledPackage& ip
   Requirement rr = r;
   if (r.name != "sgl-kernel") rr.local_version.clear();
   if (!v.cuda12_image || (cuda_major_of_package(rr) != 13 && cuda_tag_value(r.local_version) < first_cuda13())) return;
+  if (v.e13.found) return;  // a CUDA 13 torch in the environment brings libcudart.so.13 as pip wheels
   auto rel = query::command_of(ip);
   rel.push_back({v.env.image->loc, "CUDA " + std::to_string(v.ic.major) + " base image"});
   out.report(finding(Level::Error, r.loc,

@@ -429,6 +429,21 @@ TEST_CASE("PEP 508 markers on the Spark: three-valued, PEP 440 versions", "[pack
   CHECK_FALSE(marker_false_on_spark("python_version < '3.12'"));
 }
 
+TEST_CASE("pipx installs are pip installs into pipx's own venv", "[packaging]") {
+  FileFacts f = parse_as("setup.sh",
+                         "pipx install --python python3.12 --suffix=-dev vllm\n"
+                         "pipx inject --pip-args='--no-deps --index-url https://download.pytorch.org/whl/cu130' myenv peft==0.17.1\n"
+                         "pipx list\n");
+  REQUIRE(f.installs.size() == 2);
+  REQUIRE(f.installs[0].packages.size() == 1);  // not python3.12, not -dev
+  CHECK(f.installs[0].packages[0].name == "vllm");
+  REQUIRE(f.installs[1].packages.size() == 1);  // not the venv name
+  CHECK(f.installs[1].packages[0].name == "peft");
+  CHECK(f.installs[1].no_deps);
+  REQUIRE(f.installs[1].indexes.size() == 1);
+  CHECK(f.installs[1].indexes[0].role == IndexRole::IndexUrl);
+}
+
 TEST_CASE("install derivation from commands", "[packaging]") {
   FileFacts f = parse_as("setup.sh",
                          "#!/bin/bash\n"
