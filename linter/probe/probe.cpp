@@ -109,6 +109,7 @@ Report run_checks(Machine& m, Context& c, const std::set<std::string>& wanted) {
   }
   rep.hostname = m.hostname();
   rep.host = host_json(c);
+  if (c.opt.format != "text") rep.node = node_json(c);
   if (c.python_ran()) rep.host["python"] = python_json(c);
   return rep;
 }
