@@ -7,6 +7,7 @@
 #include <set>
 
 #include "cluster/cluster.h"
+#include "core/registry.h"
 #include "knowledge/knowledge.h"
 
 namespace sc::cluster {
@@ -143,6 +144,7 @@ void compare_exact(Comparison& c, const KeyView& k) {
 void compare_up(Comparison& c, const KeyView& k) {
   std::vector<std::string> down, up;
   for (const auto& [node, v] : k.values) {
+    if (v.kind != Value::Present) continue;  // not chosen on that node: the environment's drift says so
     std::string s = v.shown;
     std::transform(s.begin(), s.end(), s.begin(), [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
     (s == "up" || s.find("active") != std::string::npos ? up : down).push_back(node);
@@ -186,10 +188,10 @@ void compare_distinct(Comparison& c, const KeyView& k, const std::vector<Node>& 
 }
 
 // Absent readings are not compared: a note when another node does have the value.
-void note_absent(Comparison& c, const KeyView& k, const std::vector<std::pair<std::string, Value>>& absent) {
+void note_absent(Comparison& c, const KeyView& k, const std::vector<std::pair<const Node*, Value>>& absent) {
   if (absent.empty() || k.values.empty()) return;
   for (const auto& [node, v] : absent)
-    c.notes.push_back({node, "cannot-compare", k.label + " (" + k.key + ") cannot be compared on " + node + ": " + v.shown});
+    c.notes.push_back({node->file, "cannot-compare", k.label + " (" + k.key + ") cannot be compared on " + node->name + ": " + v.shown});
 }
 
 void compare_key(Comparison& c, const std::string& key, const knowledge::Entry& e) {
@@ -197,10 +199,10 @@ void compare_key(Comparison& c, const std::string& key, const knowledge::Entry& 
   if (how == "differ") return;
   KeyView k{key, e, label_of(key, e), {}};
   if (how == "distinct") return compare_distinct(c, k, c.nodes);
-  std::vector<std::pair<std::string, Value>> absent;
+  std::vector<std::pair<const Node*, Value>> absent;
   for (const auto& n : c.nodes) {
     Value v = value_of(n, key, e);
-    if (v.kind == Value::Absent) absent.emplace_back(n.name, v);
+    if (v.kind == Value::Absent) absent.emplace_back(&n, v);
     else if (v.kind == Value::Present || !n.legacy) k.values.emplace_back(n.name, v);
   }
   note_absent(c, k, absent);
@@ -253,7 +255,8 @@ void compare_nodes(Comparison& c) {
   for (const auto& key : keys)
     if (const knowledge::Entry* e = table.match(key)) compare_key(c, key, *e);
   std::stable_sort(c.findings.begin(), c.findings.end(), [](const Finding& a, const Finding& b) {
-    return a.rule.size() != b.rule.size() ? a.rule.size() < b.rule.size() : a.rule < b.rule;
+    if (a.rule != b.rule) return rule_id_less(a.rule, b.rule);
+    return a.group < b.group;
   });
 }
 

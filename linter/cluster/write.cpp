@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "cluster/cluster.h"
+#include "core/registry.h"
 #include "output/escape.h"
 #include "output/sarif.h"
 
@@ -20,7 +21,7 @@ int exit_code(const Comparison& c) {
 }
 
 std::string summary(const Comparison& c) {
-  std::map<std::string, int> per_rule;
+  std::map<std::string, int, decltype(&rule_id_less)> per_rule(&rule_id_less);
   for (const auto& f : c.findings) per_rule[f.rule]++;
   std::string s = std::to_string(c.findings.size()) + (c.findings.size() == 1 ? " difference" : " differences");
   std::string rules;

@@ -62,8 +62,13 @@ void add_gpu(Context& c, json& r) {
   else r["gpu.capability"] = absent("no GPU readable", nvml);
   if (g.nvml) r["gpu.count"] = reading(g.count, "NVML nvmlDeviceGetCount");
   else no_nvml("gpu.count");
+}
+
+void add_gpu_limits(Context& c, json& r) {
+  const GpuInfo& g = c.gpu();
+  const std::string nvml = "NVML";
   if (g.power_limit_w > 0) r["gpu.power_limit_w"] = reading(g.power_limit_w, "NVML nvmlDeviceGetEnforcedPowerLimit");
-  else r["gpu.power_limit_w"] = absent(g.nvml ? "NVML reports no power limit (GB10 answers not supported)" : g.nvml_error, nvml);
+  else r["gpu.power_limit_w"] = absent(g.nvml ? "NVML reports no power limit" : g.nvml_error, nvml);
   if (g.max_mem_clock_mhz > 0) r["gpu.max_mem_clock_mhz"] = reading(g.max_mem_clock_mhz, "NVML nvmlDeviceGetMaxClockInfo");
   else r["gpu.max_mem_clock_mhz"] = absent(g.nvml ? "NVML reports no memory clock" : g.nvml_error, nvml);
   if (g.mem_total_gb > 0) r["gpu.memory_gb"] = reading(g.mem_total_gb, "NVML nvmlDeviceGetMemoryInfo");
@@ -223,6 +228,7 @@ json node_json(Context& c) {
   json r = json::object();
   r["hostname"] = reading(c.machine.hostname(), "gethostname");
   add_gpu(c, r);
+  add_gpu_limits(c, r);
   add_memory(c, r);
   add_os(c, r);
   add_container(c, r);

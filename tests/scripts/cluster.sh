@@ -63,19 +63,19 @@ j["node"]["hostname"]["value"] = "spark-\x1b[31mb"
 json.dump(j, open(sys.argv[2], "w"))
 PY
 for f in text json sarif; do
-  "$SPARKCHECK" cluster "$R/gb10-node-a.json" "$TMP/evil.json" --format $f > "$TMP/evil.$f"; rc=$?
+  "$SPARKCHECK" cluster "$R/gb10-node-a.json" "$TMP/evil.json" --format $f > "$TMP/out-evil.$f"; rc=$?
   check "hostile strings: $f exit 1" [ "$rc" -eq 1 ]
-  check "hostile strings: no escape byte in $f" bash -c "! grep -q \$'\\x1b' '$TMP/evil.$f'"
-  check "hostile strings: no carriage return in $f" bash -c "! grep -q \$'\\r' '$TMP/evil.$f'"
+  check "hostile strings: no escape byte in $f" bash -c "! grep -q \$'\\x1b' '$TMP/out-evil.$f'"
+  check "hostile strings: no carriage return in $f" bash -c "! grep -q \$'\\r' '$TMP/out-evil.$f'"
 done
-check "hostile strings: no line starts a workflow command" bash -c "! grep -q '^::' '$TMP/evil.text'"
+check "hostile strings: no line starts a workflow command" bash -c "! grep -q '^::' '$TMP/out-evil.text'"
 
 if [ -x "$MULTITOOL" ]; then
   "$SPARKCHECK" cluster "$R/gb10-node-a.json" "$R/gb10-node-b-drift.json" "$FX/h200-real/output.json" --format sarif -o "$TMP/c.sarif"
   check "SARIF validates" sarif_validate "$TMP/c.sarif"
-  check "SARIF (hostile) validates" sarif_validate "$TMP/evil.sarif"
+  check "SARIF (hostile) validates" sarif_validate "$TMP/out-evil.sarif"
 else
-  check "SARIF is JSON with results" python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); assert j["version"]=="2.1.0" and j["runs"][0]["results"]' "$TMP/evil.sarif"
+  check "SARIF is JSON with results" python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); assert j["version"]=="2.1.0" and j["runs"][0]["results"]' "$TMP/out-evil.sarif"
   echo "note: SARIF Multitool not installed, SARIF not validated"
 fi
 

@@ -185,7 +185,8 @@ TEST_CASE("cluster: each kind of drift names the nodes and both values", "[clust
     CHECK_FALSE(finding(c, "nccl.loader"));
     REQUIRE(c.notes.size() == 1);
     CHECK(c.notes[0].id == "cannot-compare");
-    CHECK_THAT(c.notes[0].message, Catch::Contains("spark-b") && Catch::Contains("cannot open shared object"));
+    CHECK(c.notes[0].file == "b.json");
+    CHECK_THAT(c.notes[0].message, Catch::Contains("on spark-b") && Catch::Contains("cannot open shared object"));
   }
 }
 
