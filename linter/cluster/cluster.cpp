@@ -28,14 +28,7 @@ bool emit(const Comparison& c, const ClusterOptions& opt, std::ostream& out, std
     else if (opt.format == "sarif") write_sarif(c, os);
     else write_text(c, os);
   };
-  if (opt.output.empty()) {
-    render(out);
-    return true;
-  }
-  std::string why;
-  if (write_report(opt.output, render, why)) return true;
-  err << "sparkcheck cluster: " << why << "\n";
-  return false;
+  return emit_report(opt.output, render, out, err, "sparkcheck cluster");
 }
 
 }  // namespace

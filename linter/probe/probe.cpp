@@ -121,14 +121,7 @@ bool emit_report(const Report& rep, const ProbeOptions& opt, std::ostream& out, 
     else if (opt.format == "sarif") write_sarif(rep, os);
     else write_text(rep, os);
   };
-  if (opt.output.empty()) {
-    render(out);
-    return true;
-  }
-  std::string why;
-  if (write_report(opt.output, render, why)) return true;
-  err << "sparkcheck probe: " << why << "\n";
-  return false;
+  return sc::emit_report(opt.output, render, out, err, "sparkcheck probe");
 }
 
 }  // namespace
