@@ -1,5 +1,5 @@
 # The engine's layers, one CMake target each, in one direction of dependency:
-#   core <- parsers <- analysis <- knowledge <- rules <- engine <- output, config <- probe, server <- cli
+#   core <- parsers <- analysis <- knowledge <- rules <- engine <- output, config <- probe, server, cluster <- cli
 # A layer sees only its own headers and those of the layers it depends on: each
 # target's include path is a folder of links to exactly those source folders, so
 # `#include "rules/..."` from a parser does not compile. tests/layers check the same

@@ -75,6 +75,8 @@ class FuzzMachine : public sc::probe::Machine {
     return std::nullopt;
   }
   bool exists(const std::string& path) override { return (flags_ & 16) && path == "/.dockerenv"; }
+  std::vector<std::string> list_dir(const std::string&) override { return {}; }
+  sc::probe::NcclLibrary nccl_library() override { return {}; }
   std::vector<sc::probe::ProcInfo> processes() override {
     if (p_[7].empty()) return {};
     sc::probe::ProcInfo p;

@@ -35,6 +35,7 @@
 #include "output/statistics.h"
 #include "output/write_file.h"
 #include "probe/probe.h"
+#include "cluster/cluster.h"
 #include "server/server.h"
 
 namespace {
@@ -365,6 +366,20 @@ int cmd_probe(ProbeArgs& a) {
   a.opt.checks = ids;
   sc::remove_temp_files_on_signals();  // the interpreter check's empty directory under $TMPDIR
   return sc::run_probe(a.opt, std::cout, std::cerr);
+}
+
+struct ClusterArgs {
+  sc::cluster::ClusterOptions opt;
+  CLI::App* cmd = nullptr;
+};
+
+void add_cluster_command(CLI::App& app, ClusterArgs& a) {
+  auto* cl = app.add_subcommand("cluster", "Compare the nodes' probe reports (probe --format json, one per node) and name the drift");
+  a.cmd = cl;
+  cl->add_option("reports", a.opt.reports, "Probe reports, one per node, any order")->required();
+  cl->add_option("--format,-f", a.opt.format, "text (default), json or sarif")->check(CLI::IsMember({"text", "json", "sarif"}));
+  cl->add_option("--output,-o", a.opt.output, "Write the comparison to FILE instead of stdout");
+  cl->footer("Exit status: 0 the nodes agree; 1 drift; 2 an unreadable report or a usage error. See docs/cluster.md.");
 }
 
 int cmd_config(const ConfigArgs& a) {
@@ -900,6 +915,7 @@ struct CommandLine {
   ConfigArgs config;
   RulesArgs rules;
   ProbeArgs probe;
+  ClusterArgs cluster;
   DocsArgs docs;
   CLI::App* server = nullptr;
   CLI::App* version = nullptr;
@@ -917,6 +933,7 @@ struct CommandLine {
     add_config_command(app, config);
     add_rules_commands(app, rules);
     add_probe_command(app, probe);
+    add_cluster_command(app, cluster);
     add_docs_commands(app, docs);
     server = app.add_subcommand("server", "Run the language server (LSP over stdin/stdout) for editors; see docs/editors.md");
   }
@@ -978,6 +995,7 @@ int main(int argc, char** argv) {
     return kExitClean;
   }
   if (*probe.cmd) return cmd_probe(probe);
+  if (*cl.cluster.cmd) return sc::cluster::run_cluster(cl.cluster.opt, std::cout, std::cerr);
   if (*rules.rules_cmd) return cmd_rules(rules.rules_format);
   if (*rules.rule_cmd) return cmd_rule(rules.rule_id, rules.rule_format);
   if (*config.cmd) return cmd_config(config);

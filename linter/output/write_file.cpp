@@ -207,6 +207,17 @@ void forget_on_signal(int slot) {
 }
 
 // The report goes out as it is rendered: memory does not grow with its size.
+bool emit_report(const std::string& path, const Render& fn, std::ostream& out, std::ostream& err, const std::string& command) {
+  if (path.empty()) {
+    fn(out);
+    return true;
+  }
+  std::string why;
+  if (write_report(path, fn, why)) return true;
+  err << command << ": " << why << "\n";
+  return false;
+}
+
 bool write_report(const std::string& path, const Render& fn, std::string& error) {
   if (path.empty() || path == "-") {
     std::cout.flush();

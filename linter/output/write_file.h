@@ -17,6 +17,9 @@ using Render = std::function<void(std::ostream&)>;
 // is empty, as it is rendered (a file still through a temporary file and rename).
 // Returns false with `error` naming the path and the reason.
 bool write_report(const std::string& path, const Render& fn, std::string& error);
+// A command's report: rendered onto `out` when `path` is empty, else written to the file as
+// write_report does; false after printing "COMMAND: why" on `err`.
+bool emit_report(const std::string& path, const Render& fn, std::ostream& out, std::ostream& err, const std::string& command);
 
 // --fix: replaces `before` by `after` in the regular file at `path`, unless the file no longer
 // holds `before` (the text the lint read; a byte-order mark in front is kept). The file is

@@ -93,10 +93,18 @@ std::string join(const std::vector<std::string>& v, const std::string& sep = ", 
 // The probe itself, on any machine; the report goes to `out`.
 int run_probe_on(Machine& m, const ProbeOptions& opt, std::ostream& out, std::ostream& err);
 
+// The report's schema (docs/probe-report.md): 1 had no schema_version and no node block;
+// 2 adds `node`, the readings `sparkcheck cluster` compares.
+constexpr int kProbeReportSchema = 2;
+
+// The node block: every reading a cluster comparison needs, each with its source (node.cpp).
+nlohmann::json node_json(Context& c);
+
 struct Report {
   std::string hostname;
   nlohmann::json host;               // profile, GPU, driver, interpreter
   std::vector<CheckResult> results;
+  nlohmann::json node;               // null for text output
 };
 void write_text(const Report& r, std::ostream& out);
 void write_json(const Report& r, std::ostream& out);

@@ -80,12 +80,21 @@ struct KernelArches {
   std::vector<std::string> ptx;   // "sm_80" (PTX targets, printed as compute_XX)
 };
 
+// The NCCL library the dynamic loader finds (libnccl.so.2, ncclGetVersion), or why not.
+struct NcclLibrary {
+  bool ok = false;
+  std::string error;
+  int version = 0;              // 22803 = 2.28.3
+};
+
 class Machine {
  public:
   virtual ~Machine() = default;
   // A file below the probed root ("/proc/meminfo"); nullopt when unreadable.
   virtual std::optional<std::string> read_file(const std::string& path) = 0;
   virtual bool exists(const std::string& path) = 0;
+  // The names in a directory below the probed root ("/sys/class/net"), sorted; empty when unreadable.
+  virtual std::vector<std::string> list_dir(const std::string& path) = 0;
   virtual std::vector<ProcInfo> processes() = 0;
   virtual std::map<std::string, std::string> environment() = 0;  // the probe's own
   virtual std::string hostname() = 0;
@@ -99,6 +108,8 @@ class Machine {
   virtual std::map<std::string, std::string> cuda_runtimes() = 0;
   // Which SASS/PTX targets a shared library's fat binaries carry (cuobjdump).
   virtual KernelArches kernel_arches(const std::string& so_path) = 0;
+  // libnccl.so.2 through dlopen: its ncclGetVersion.
+  virtual NcclLibrary nccl_library() = 0;
 };
 
 // The live machine; files are read below root_fs ("/" normally).
@@ -118,6 +129,7 @@ std::unique_ptr<Machine> make_recording_machine(std::unique_ptr<Machine> inner, 
 // Shared by both: reads /proc/<pid>/cmdline and environ below a root.
 std::vector<ProcInfo> scan_proc(const std::string& root_fs, int skip_pid);
 std::optional<std::string> read_below(const std::string& root_fs, const std::string& path);
+std::vector<std::string> list_below(const std::string& root_fs, const std::string& path);
 
 // Parsers of what the live machine's programs and files print (RealMachine uses them; the
 // fuzz target fuzz_probe feeds them any bytes).

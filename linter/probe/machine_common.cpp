@@ -2,6 +2,7 @@
 // Pieces both machines share: reading files below a root and scanning /proc.
 #include <dirent.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -43,6 +44,17 @@ std::optional<std::string> read_below(const std::string& root_fs, const std::str
   ss << f.rdbuf();
   if (f.bad()) return std::nullopt;
   return ss.str();
+}
+
+std::vector<std::string> list_below(const std::string& root_fs, const std::string& path) {
+  std::vector<std::string> out;
+  std::error_code ec;
+  for (const auto& e : std::filesystem::directory_iterator(join_root(root_fs, path), ec)) {
+    out.push_back(e.path().filename().string());
+    if (out.size() >= 256) break;  // a bound on what a report carries
+  }
+  std::sort(out.begin(), out.end());
+  return out;
 }
 
 std::vector<ProcInfo> scan_proc(const std::string& root_fs, int skip_pid) {

@@ -48,6 +48,7 @@ class FakeMachine : public Machine {
     std::error_code ec;
     return std::filesystem::exists(root_ + path, ec);
   }
+  std::vector<std::string> list_dir(const std::string& path) override { return list_below(root_, path); }
   std::vector<ProcInfo> processes() override { return scan_proc(root_, self_pid()); }
   std::map<std::string, std::string> environment() override {
     return get_or(j_, "env", std::map<std::string, std::string>{});
@@ -138,6 +139,15 @@ class FakeMachine : public Machine {
     k.sass = get_or(e, "sass", std::vector<std::string>{});
     k.ptx = get_or(e, "ptx", std::vector<std::string>{});
     return k;
+  }
+
+  NcclLibrary nccl_library() override {
+    NcclLibrary n;
+    const json e = j_.value("nccl_library", json::object());
+    n.ok = get_or(e, "ok", false);
+    n.error = get_or<std::string>(e, "error", n.ok ? "" : "libnccl.so.2 not loadable (fixture)");
+    n.version = get_or(e, "version", 0);
+    return n;
   }
 
  private:

@@ -504,6 +504,25 @@ class RealMachine : public Machine {
     return parse_cuobjdump(res.out, res.err, res.exit_code);
   }
 
+  std::vector<std::string> list_dir(const std::string& path) override { return list_below(root_, path); }
+
+  NcclLibrary nccl_library() override {
+    NcclLibrary n;
+    void* lib = dlopen("libnccl.so.2", RTLD_NOW | RTLD_LOCAL);
+    if (!lib) {
+      const char* e = dlerror();
+      n.error = e ? e : "libnccl.so.2 not loadable";
+      return n;
+    }
+    using GetVersion = int (*)(int*);
+    auto fn = reinterpret_cast<GetVersion>(dlsym(lib, "ncclGetVersion"));
+    if (!fn) n.error = "libnccl.so.2 has no ncclGetVersion";
+    else if (fn(&n.version) != 0) n.error = "ncclGetVersion failed";
+    else n.ok = true;
+    dlclose(lib);
+    return n;
+  }
+
  private:
   std::string root_;
   Nvml nvml_;

@@ -21,8 +21,8 @@ bool keep_env(const std::string& k) {
                                               "GROUP_RANK", "SLURM_NNODES", "SLURM_JOB_NUM_NODES", "MASTER_ADDR",
                                               "MASTER_PORT", "OMPI_COMM_WORLD_SIZE", "OMPI_COMM_WORLD_LOCAL_SIZE",
                                               "VIRTUAL_ENV", "TRITON_PTXAS_PATH", "container", "CUDA_HOME",
-                                              "CUDA_VERSION", "CUDA_VISIBLE_DEVICES"};
-  for (const char* p : {"NVIDIA_", "PYTORCH_", "OLLAMA_", "NCCL_", "TORCH_CUDA_ARCH"})
+                                              "CUDA_VERSION", "CUDA_VISIBLE_DEVICES", "RANK", "LOCAL_RANK", "VLLM_HOST_IP", "TP_SOCKET_IFNAME"};
+  for (const char* p : {"NVIDIA_", "PYTORCH_", "OLLAMA_", "NCCL_", "TORCH_CUDA_ARCH", "GLOO_", "UCX_", "TORCH_NCCL_"})
     if (k.rfind(p, 0) == 0) return true;
   if (k == "NVIDIA_REQUIRE_CUDA") return false;  // long and unused
   return exact.count(k) > 0;
@@ -42,6 +42,12 @@ class RecordingMachine : public Machine {
     bool e = m_->exists(path);
     if (e && !files_.count(path)) files_[path] = "";
     return e;
+  }
+  std::vector<std::string> list_dir(const std::string& path) override { return m_->list_dir(path); }
+  NcclLibrary nccl_library() override {
+    auto n = m_->nccl_library();
+    j_["nccl_library"] = {{"ok", n.ok}, {"error", n.error}, {"version", n.version}};
+    return n;
   }
   std::vector<ProcInfo> processes() override {
     auto v = m_->processes();

@@ -109,6 +109,7 @@ Report run_checks(Machine& m, Context& c, const std::set<std::string>& wanted) {
   }
   rep.hostname = m.hostname();
   rep.host = host_json(c);
+  if (c.opt.format != "text") rep.node = node_json(c);
   if (c.python_ran()) rep.host["python"] = python_json(c);
   return rep;
 }
@@ -120,14 +121,7 @@ bool emit_report(const Report& rep, const ProbeOptions& opt, std::ostream& out, 
     else if (opt.format == "sarif") write_sarif(rep, os);
     else write_text(rep, os);
   };
-  if (opt.output.empty()) {
-    render(out);
-    return true;
-  }
-  std::string why;
-  if (write_report(opt.output, render, why)) return true;
-  err << "sparkcheck probe: " << why << "\n";
-  return false;
+  return sc::emit_report(opt.output, render, out, err, "sparkcheck probe");
 }
 
 }  // namespace

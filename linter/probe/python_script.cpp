@@ -25,7 +25,13 @@ NAMES = ["torch", "triton", "pytorch-triton", "xformers", "transformers", "flash
          "unsloth", "unsloth_zoo", "bitsandbytes", "trl", "peft", "accelerate", "datasets",
          "vllm", "sglang", "sgl-kernel", "flashinfer-python", "transformer-engine",
          "transformer_engine", "torchao", "fbgemm-gpu", "tensorrt-llm", "tensorrt_llm",
-         "deepspeed", "nvidia-cuda-runtime-cu12", "nvidia-cuda-runtime", "liger-kernel"]
+         "deepspeed", "nvidia-cuda-runtime-cu12", "nvidia-cuda-runtime", "liger-kernel",
+         "nvidia-nccl-cu13", "nvidia-nccl-cu12"]
+try:
+    import platform
+    out["machine"] = platform.machine()
+except Exception:
+    pass
 )PY";
 }
 
@@ -86,6 +92,11 @@ if t["installed"]:
             t["flash_sdp"] = bool(torch.backends.cuda.flash_sdp_enabled())
         except Exception as e:
             t["flash_sdp_error"] = repr(e)
+        try:
+            v = torch.cuda.nccl.version()
+            t["nccl"] = ".".join(str(x) for x in v) if isinstance(v, tuple) else str(v)
+        except Exception as e:
+            t["nccl_error"] = repr(e)[:300]
         try:
             t["arch_list"] = list(torch.cuda.get_arch_list())
         except Exception as e:

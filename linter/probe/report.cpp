@@ -97,11 +97,13 @@ void write_json(const Report& r, std::ostream& out) {
   for (auto& [k, v] : counts(r)) counts_j[k] = v;
   json j = {{"tool", "sparkcheck"},
             {"version", SPARKCHECK_VERSION},
+            {"schema_version", kProbeReportSchema},
             {"command", "probe"},
             {"host", r.host},
             {"checks", checks},
             {"summary", counts_j},
             {"exit_code", fail ? 1 : 0}};
+  if (!r.node.is_null()) j["node"] = r.node;
   out << j.dump(2, ' ', false, json::error_handler_t::replace) << "\n";  // readings may not be UTF-8
 }
 
@@ -144,7 +146,8 @@ void write_sarif(const Report& r, std::ostream& out) {
               {"invocations", json::array({{{"executionSuccessful", true}, {"exitCode", fail ? 1 : 0}}})},
               {"logicalLocations", json::array({{{"name", r.hostname}, {"fullyQualifiedName", fqn}, {"kind", "module"}}})},
               {"results", results},
-              {"properties", {{"host", r.host}}}};
+              {"properties", {{"host", r.host}, {"schema_version", kProbeReportSchema}}}};
+  if (!r.node.is_null()) run["properties"]["node"] = r.node;
   if (physical) {
     std::error_code ec;
     auto cwd = std::filesystem::current_path(ec);

@@ -37,6 +37,8 @@ for sh in zsh fish; do
   check "$sh: --format values" offers "$sh" 'sparkcheck lint --format r' 'rdjson'
   check "$sh: rule ids after --select" offers "$sh" 'sparkcheck lint --select G1' 'G1 G10'
   check "$sh: subcommands" offers "$sh" 'sparkcheck pr' 'probe'
+  check "$sh: cluster subcommand" offers "$sh" 'sparkcheck clu' 'cluster'
+  check "$sh: cluster --fo offers --format" offers "$sh" 'sparkcheck cluster --fo' '--format'
 done
 [ "$ran" -gt 0 ] || exit 77
 finish

@@ -4,7 +4,7 @@
 set -uo pipefail
 cd "${SC_SOURCE_DIR:?}"
 declare -A rank=([core]=0 [parsers]=1 [analysis]=2 [knowledge]=3 [query]=4 [rules]=4 [engine]=5
-                 [output]=6 [config]=6 [probe]=7 [server]=7 [cli]=8)
+                 [output]=6 [config]=6 [probe]=7 [server]=7 [cluster]=7 [cli]=8)
 layer_of() {  # source path -> layer name
   case "$1" in rules/*) echo rules ;; linter/*) p=${1#linter/}; echo "${p%%/*}" ;; esac
 }
@@ -17,7 +17,7 @@ while IFS= read -r f; do
     dep=${inc%%/*}
     [ "$dep" = "$inc" ] && continue   # generated or same-folder header
     [ -n "${rank[$dep]+x}" ] || continue
-    # probe and server sit above output and config; layers of one rank do not see each other
+    # probe, server and cluster sit above output and config; layers of one rank do not see each other
     if [ "${rank[$dep]}" -gt "${rank[$me]}" ] || { [ "$dep" != "$me" ] && [ "${rank[$dep]}" -eq "${rank[$me]}" ] && [ "$me" != rules ] && [ "$me" != query ]; }; then
       echo "FAIL: $f ($me) includes $inc ($dep): upward"; bad=1
     fi
