@@ -36,6 +36,12 @@ assert f["rule"] == "G1" and f["values"] == {"spark-a": "580.95.05", "spark-b": 
 check "schema-1 report read (drift: exit 1)" [ "$rc" -eq 1 ]
 check "schema-1 report: a note of what cannot be compared" grep -q 'note\[old-schema\]: .*output.json: schema 1 report without a node block' "$TMP/old.txt"
 
+# a schema-2 report recorded on a real NVIDIA H100 (the lent GPU machine) beside a fake GB10
+"$SPARKCHECK" cluster "$R/h100-real-node.json" "$R/gb10-node-a.json" > "$TMP/real.txt"; rc=$?
+check "real H100 node vs GB10: drift, exit 1" [ "$rc" -eq 1 ]
+check "real H100 node: the GPUs differ" grep -q '^G10 drift: GPU capability differs: 9.0 on vm; 12.1 on spark-a$' "$TMP/real.txt"
+check "real H100 node: the torch difference is one finding" [ "$(grep -c ': torch differs: ' "$TMP/real.txt")" -eq 1 ]
+
 # bad input: truncated, not a report, missing, a FIFO, huge, hostile strings
 head -c 300 "$R/gb10-node-a.json" > "$TMP/trunc.json"
 "$SPARKCHECK" cluster "$R/gb10-node-a.json" "$TMP/trunc.json" > "$TMP/bad.txt"; rc=$?
