@@ -14,6 +14,7 @@
 #include <map>
 #include <memory>
 #include <set>
+#include <utility>
 
 #include "parsers/config.h"
 #include "parsers/embedded.h"
@@ -243,18 +244,50 @@ std::vector<std::string> strip_prompts(const std::vector<std::string>& lines, bo
   return out;
 }
 
+// A label that marks the code after it as what not to do: `# ❌ Don't use:`, `# Wrong (3x
+// slower!)`, `**Bad:**`. A cross or "no" mark anywhere, or a short label starting with one of
+// the words below (so "# do not skip this step" is not one).
+bool negative_label(std::string_view text) {
+  std::string t = lower(trim(text));
+  while (!t.empty() && (t[0] == '#' || t[0] == '/' || t[0] == '*' || t[0] == ' ')) t.erase(0, 1);
+  for (const char* mark : {"\xe2\x9d\x8c" /* ❌ */, "\xe2\x9c\x97" /* ✗ */, "\xf0\x9f\x9a\xab" /* 🚫 */,
+                           "\xe2\x9b\x94" /* ⛔ */})
+    if (t.find(mark) != std::string::npos) return true;
+  if (t.size() > 60) return false;
+  for (const char* w : {"wrong", "incorrect", "bad:", "bad ", "bad(", "don't", "dont ", "do not use", "not this",
+                        "anti-pattern", "old way", "will fail", "won't work", "doesn't work", "does not work"})
+    if (starts_with(t, w)) return true;
+  return t == "bad";
+}
+
+// The lines of a code block after a negative comment (up to a blank line or the next comment),
+// blanked: they are shown so as not to be run. Widths and line count are kept.
+void blank_negative_lines(std::vector<std::string>& lines) {
+  bool skipping = false;
+  for (std::string& l : lines) {
+    std::string t = trim(l);
+    bool comment = starts_with(t, "#") || starts_with(t, "//");
+    if (comment) skipping = negative_label(t);
+    else if (t.empty()) skipping = false;
+    else if (skipping) l.assign(l.size(), ' ');
+  }
+}
+
 class MarkdownReader {
  public:
   MarkdownReader(const SourceFile& src, FileFacts& out, ParseDiag& diag) : src_(src), out_(out), diag_(diag) {}
 
   void block(Block& b) {
     if (b.heading) {
+      negative_ = b.heading == 7 && negative_label(b.title);  // `**❌ Wrong:**` marks the next block
       if (b.heading <= 6) heading(b.heading, step_number(b.title), b.title);
       out_.sections.push_back({b.first_line, b.heading, std::move(b.title)});  // a bold label (7) does not close a container step
       return;
     }
     std::string kind = kind_of(b);
     if (kind.empty()) return;
+    if (std::exchange(negative_, false)) return;  // the block under a negative label
+    blank_negative_lines(b.lines);
     int start = b.first_line;
     if (start >= 1 && start <= src_.line_count() && fence_line(src_.line(start))) ++start;
     const std::vector<std::string> written = b.lines;  // prompts are blanked below, widths kept
@@ -287,6 +320,7 @@ class MarkdownReader {
   ParseDiag& diag_;
   std::map<std::string, std::string> vars_;
   int level_ = 0;          // the level of the heading the text is under (0: none yet)
+  bool negative_ = false;  // the last label marks the next block as what not to do
   bool in_container_ = false;
   int container_level_ = 0;  // the level of the section the container was opened in
   int step_ = 0;             // the step number of the heading the text is under (0: none)

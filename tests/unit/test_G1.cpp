@@ -87,9 +87,14 @@ TEST_CASE("G1 image: an Image fact of a non-Dockerfile file is judged", "[G1]") 
 TEST_CASE("G1 cu13_run_on_cuda12_image: a cu130 index on a CUDA 12 base image", "[G1]") {
   MemProject m{{"Dockerfile",
                 "FROM nvidia/cuda:12.8.1-devel-ubuntu24.04\n"
+                "RUN pip install flashinfer-python==0.5.3 --index-url https://download.pytorch.org/whl/cu130\n"},
+               // a CUDA 13 torch brings libcudart.so.13 as pip wheels: nothing is missing there
+               {"torch/Dockerfile",
+                "FROM nvidia/cuda:12.8.1-devel-ubuntu24.04\n"
                 "RUN pip install torch==2.9.1 --index-url https://download.pytorch.org/whl/cu130\n"}};
   auto out = m.run("G1");
   CHECK(out.count("Dockerfile", 2, "CUDA 13 wheels") == 1);
+  CHECK(out.count("torch/Dockerfile", 2, "CUDA 13 wheels") == 0);
 }
 
 TEST_CASE("G1 cuda12_library: a cu12 library next to CUDA 13 torch, sgl-kernel, alone", "[G1]") {
