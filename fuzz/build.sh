@@ -9,7 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 SECS="${1:-60}"
 shift || true
-TARGETS=(parsers config baseline project cache git_index git_config gitignore server fix probe cli)
+TARGETS=(parsers config baseline project cache git_index git_config gitignore server fix probe cli cluster)
 [ $# -eq 0 ] || TARGETS=("$@")
 command -v clang++ >/dev/null || { echo "needs clang (apt-get install clang libclang-rt-14-dev)"; exit 2; }
 cmake -S . -B build-fuzz -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DSPARKCHECK_FUZZ=ON \
