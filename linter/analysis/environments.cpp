@@ -7,6 +7,7 @@
 #include <map>
 #include <set>
 
+#include "analysis/paths.h"
 #include "analysis/project.h"
 #include "parsers/packaging.h"
 
@@ -177,6 +178,45 @@ bool root_requirements(const Project& p, const ParsedFile& f) {
   return !starts_with(lower(base), "constraints");
 }
 
+// A folder of third-party code the project carries: vendor/, third_party/, 3rdparty/...
+bool vendored_dir(std::string_view part) {
+  static const std::set<std::string, std::less<>> names = {"vendor", "vendored", "_vendor", "third_party",
+                                                           "third-party", "thirdparty", "3rdparty", "3rd_party"};
+  return names.count(part) > 0;
+}
+
+// The folder of `path` from its vendored folder on ("vendor/ltx2/packages/ltx-core"), or "".
+std::string vendored_folder(const std::string& path) {
+  std::string dir = folder_of(path);
+  for (size_t at = 0; at < dir.size();) {
+    size_t slash = dir.find('/', at);
+    size_t end = slash == std::string::npos ? dir.size() : slash;
+    if (vendored_dir(std::string_view(dir).substr(at, end - at))) return dir.substr(at);
+    at = end + 1;
+  }
+  return "";
+}
+
+// Does a command of the project name `folder` as a path (`pip install -e ./vendor/x`)?
+bool names_folder(const Project& p, const std::string& folder) {
+  for (const auto& up : p.files)
+    for (const Command& c : up->facts->commands)
+      for (const Word& w : c.argv) {
+        std::string t = path_in_dir("", w.text);
+        while (!t.empty() && t.back() == '/') t.pop_back();
+        if (t == folder || ends_with(t, "/" + folder)) return true;
+      }
+  return false;
+}
+
+// A package manifest in a vendored copy (vendor/**/pyproject.toml) is judged only where the
+// project installs it: the copy's own dependencies are its upstream's choice.
+bool unused_vendored(const Project& p, const ParsedFile& f) {
+  std::string folder = vendored_folder(std::string(f.src.path()));
+  if (folder.empty() || p.installed_by.count(&f) || p.included_by.count(&f)) return false;
+  return !names_folder(p, folder);
+}
+
 // One environment per host file, its installs outside images (script, notebook, root requirements file, pyproject...).
 PkgEnv host_env(const Project& p, const Links& l, const ParsedFile& f) {
   PkgEnv env;
@@ -202,6 +242,7 @@ std::vector<PkgEnv> package_envs(const Project& p) {
     if (dockerfile || staged(f)) dockerfile_envs(p, l, f, envs);
     if (dockerfile || (f.facts->kind == FileKind::Requirements && !root_requirements(p, f))) continue;
     if (p.image_scripts.count(&f)) continue;  // judged in the images that run it
+    if (!staged(f) && unused_vendored(p, f)) continue;
     if (PkgEnv env = host_env(p, l, f); !env.runs.empty()) envs.push_back(std::move(env));
   }
   return envs;
@@ -216,7 +257,9 @@ bool run_pins(const Project& p, const PkgRun& run, const std::string& name) {
   if (run_pin(run, name)) return true;
   for (const Requirement& r : run.inline_constraints)
     if (r.name == name && exact(r)) return true;
-  return p.has_lockfile_pin(name);
+  // a pip command resolves on its own: uv.lock / poetry.lock pin only what uv or poetry install
+  bool pip_command = run.install && (run.install->tool == Installer::Pip || run.install->tool == Installer::UvPip);
+  return !pip_command && p.has_lockfile_pin(name, run.file ? std::string(run.file->src.path()) : std::string());
 }
 
 }  // namespace sc

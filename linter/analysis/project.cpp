@@ -159,7 +159,12 @@ const Image* Project::stage_image(const ParsedFile& df, int stage) const {
   return nullptr;
 }
 
-bool Project::has_lockfile_pin(const std::string& pkg) const {
+// Does `dir` hold `other` (or is it the same folder)? "" is the lint root.
+static bool holds_dir(const std::string& dir, const std::string& other) {
+  return dir.empty() || other == dir || starts_with(other, dir + "/");
+}
+
+bool Project::has_lockfile_pin(const std::string& pkg, const std::string& for_path) const {
   std::string n = lower(pkg);
   for (char& c : n)
     if (c == '_' || c == '.') c = '-';
@@ -169,11 +174,23 @@ bool Project::has_lockfile_pin(const std::string& pkg) const {
       if (f->facts->lockfile) lockfiles_.push_back(f.get());
     lock_indexed_files_ = files.size();
   }
+  std::string dir = dir_of(for_path);
   for (const ParsedFile* f : lockfiles_) {
+    // a sub-project's lock file pins its own tree, not a sibling sub-project or the root
+    if (!holds_dir(dir_of(f->src.path()), dir)) continue;
     auto it = f->facts->locked.find(n);
     if (it != f->facts->locked.end() && !it->second.empty()) return true;
   }
   return false;
+}
+
+// Does a RUN of the stage chain clone a repository (`git clone URL`) before `before_line`?
+// A relative path installed after it most likely names the clone's file, not the project's.
+static bool clones_before(const ParsedFile& df, const std::set<int>& chain, int before_line) {
+  return std::any_of(df.facts->commands.begin(), df.facts->commands.end(), [&](const Command& c) {
+    return chain.count(c.stage) && (before_line <= 0 || c.loc.range.line <= before_line) && c.argv.size() > 2 &&
+           base_of(c.argv[0].text) == "git" && c.argv[1].text == "clone";
+  });
 }
 
 // A path written inside a Dockerfile RUN (container path) -> the project file that a
@@ -214,7 +231,7 @@ const ParsedFile* container_file(const Project& p, const ParsedFile& df, int sta
       if (const ParsedFile* f = in_context(join_path(src, rel))) best = f;
   }
   if (best || copied_only) return best;
-  if (!value.empty() && value[0] != '/') return in_context(value);
+  if (!value.empty() && value[0] != '/' && !clones_before(df, chain, before_line)) return in_context(value);
   return nullptr;
 }
 

@@ -112,7 +112,8 @@ class Project {
   const Image* stage_image(const ParsedFile& dockerfile, int stage) const;
 
   // Project-level facts that rules ask for often.
-  bool has_lockfile_pin(const std::string& pkg) const;  // uv.lock/poetry.lock pins pkg
+  // a uv.lock/poetry.lock in the folder of `for_path` or above it pins pkg
+  bool has_lockfile_pin(const std::string& pkg, const std::string& for_path) const;
 
   // Filled by link(): requirements file -> (installing Dockerfile, stage, command location).
   // `dockerfile` is null when the installing command is in a script/notebook on the host;

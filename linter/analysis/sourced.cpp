@@ -221,6 +221,7 @@ void Project::link_sourced_files() {
   for (auto& [script, v] : read) {
     ParsedFile* f = own(script);
     if (!f) continue;
+    v.sections = f->facts->sections;  // banner comments: the text is the same
     f->facts = std::move(v);
     sourced_[f] = std::move(first[script]);
   }

@@ -508,11 +508,27 @@ const Parser* parser_of_kind(FileKind kind) {
   return found;
 }
 
+// Is a file that no parser claims by name read for a shebang? Extension-less names are, and so
+// are scripts named with dots (`start.tp2.serve`, `run.node1`); a known data, source or binary
+// extension is not (one open per file saved on big trees).
+bool sniffed_name(std::string_view name) {
+  static const std::set<std::string, std::less<>> not_scripts = {
+      "c", "cc", "cpp", "cxx", "h", "hh", "hpp", "cu", "cuh", "go", "rs", "java", "kt", "js", "mjs", "ts", "tsx",
+      "jsx", "css", "scss", "html", "htm", "xml", "svg", "png", "jpg", "jpeg", "gif", "webp", "ico", "bmp", "pdf",
+      "zip", "gz", "tgz", "bz2", "xz", "zst", "tar", "whl", "so", "a", "o", "dll", "bin", "pt", "pth", "ckpt",
+      "safetensors", "onnx", "gguf", "npy", "npz", "pkl", "parquet", "arrow", "csv", "tsv", "jsonl", "log", "txt",
+      "rst", "tex", "lock", "sum", "mod", "pyc", "wav", "mp3", "mp4", "ttf", "woff", "woff2", "patch", "diff"};
+  size_t dot = name.rfind('.');
+  if (dot == std::string_view::npos) return true;
+  if (dot == 0) return false;  // dotfiles: named by their parsers (.env, .envrc)
+  return !not_scripts.count(lower(name.substr(dot + 1)));
+}
+
 // The parser an earlier run chose for this path, read off its ParseCache entry's key. A name
-// with a dot is classified by its path alone (no content sniffing), so the choice still holds.
+// that is not sniffed is classified by its path alone, so the choice still holds.
 const Parser* reused_classification(const WalkedFile& wf, const CacheEntry* e) {
   const std::string& display = wf.display;
-  if (!e || display.find('.', display.rfind('/') + 1) == std::string::npos) return nullptr;
+  if (!e || sniffed_name(base_name(display))) return nullptr;
   if (!e->file || e->file->src.path() != wf.display) return nullptr;
   return parser_of_kind(cache_key::kind(e->key));
 }
@@ -521,8 +537,8 @@ const Parser* classify(const WalkedFile& wf, const LintOptions& opt, const Cache
   if (const Parser* p = reused_classification(wf, entry)) return p;
   FileInfo info{wf.display, base_name(wf.display), {}};
   const Parser* parser = parser_for(info);
-  // no name match: sniff a shebang (extension-less scripts)
-  if (!parser && !opt.stdin_text && base_name(wf.display).find('.') == std::string::npos) {
+  // no name match: sniff a shebang (extension-less scripts, `start.tp2.serve`)
+  if (!parser && !opt.stdin_text && sniffed_name(base_name(wf.display))) {
     std::string head = file_head(wf);
     info.head = head;
     parser = parser_for(info);

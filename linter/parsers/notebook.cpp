@@ -263,6 +263,33 @@ class NotebookReader {
 
   void cell(Span source, bool python) {
     Decoded d;
+    std::vector<SourceFile::LineMapEntry> map;
+    if (decode_cell(source, d, map)) split_cell(d.text, map, python);
+  }
+
+  // A Markdown cell's headings (`## Google Colab setup`) open sections, as in a Markdown file.
+  void markdown_cell(Span source) {
+    Decoded d;
+    std::vector<SourceFile::LineMapEntry> map;
+    if (!decode_cell(source, d, map)) return;
+    size_t b = 0;
+    for (const SourceFile::LineMapEntry& at : map) {
+      size_t nl = d.text.find('\n', b);
+      std::string_view l = std::string_view(d.text).substr(b, nl == std::string::npos ? std::string::npos : nl - b);
+      b = nl == std::string::npos ? d.text.size() : nl + 1;
+      size_t lead = l.find_first_not_of(' ');
+      if (lead == std::string_view::npos || lead > 3) continue;
+      size_t level = l.find_first_not_of('#', lead) - lead;
+      if (level == 0 || level > 6 || lead + level >= l.size() || l[lead + level] != ' ') continue;
+      std::string title = trim(l.substr(lead + level));
+      while (!title.empty() && title.back() == '#') title.pop_back();
+      out_.sections.push_back({at.line, static_cast<int>(level), trim(title).substr(0, 200)});
+    }
+  }
+
+ private:
+  // The cell's text and one map entry per cell line (the file position of its first byte).
+  bool decode_cell(Span source, Decoded& d, std::vector<SourceFile::LineMapEntry>& map) {
     if (source.type == '[') {
       each_item(file_, source, [&](Span s) {
         decode_string(file_, s, d);
@@ -271,11 +298,9 @@ class NotebookReader {
     } else if (source.type == '"') {
       decode_string(file_, source, d);
     } else {
-      return;
+      return false;
     }
-    if (d.text.empty()) return;
-    // One map entry per cell line: the file position of the line's first byte.
-    std::vector<SourceFile::LineMapEntry> map;
+    if (d.text.empty()) return false;
     size_t start = 0;
     while (true) {
       size_t off = start < d.from.size() ? d.from[start] : d.end;
@@ -285,7 +310,7 @@ class NotebookReader {
       if (nl == std::string::npos) break;
       start = nl + 1;
     }
-    split_cell(d.text, map, python);
+    return true;
   }
 
  private:
@@ -466,6 +491,7 @@ class NotebookParser : public Parser {
       Decoded t;
       decode_string(file, type, t);
       if (type.type == '"' && t.text == "code") reader.cell(source, python);
+      if (type.type == '"' && t.text == "markdown") reader.markdown_cell(source);
       return true;
     });
     reader.finish();

@@ -485,6 +485,13 @@ std::optional<Command> pipx_pip_words(const Command& c, size_t i) {
   return pip;
 }
 
+// The first word after `conda run`'s options (-n ENV, -p PATH, --no-capture-output...).
+size_t after_conda_run(const std::vector<Word>& a, size_t i) {
+  static const std::set<std::string, std::less<>> with_value = {"-n", "--name", "-p", "--prefix", "--cwd"};
+  while (i < a.size() && starts_with(a[i].text, "-")) i += with_value.count(a[i].text) ? 2 : 1;
+  return i;
+}
+
 std::string base_program(const Word& w) {
   std::string t = w.text;
   if (!w.resolved && t.empty()) t = w.raw;
@@ -511,6 +518,8 @@ void derive_installs(FileFacts& f) {
         }
       } else if (b == "time" || b == "nohup" || b == "exec" || b == "command" || b == "stdbuf") {
         ++i;
+      } else if ((b == "conda" || b == "mamba" || b == "micromamba") && i + 1 < a.size() && a[i + 1].text == "run") {
+        i = after_conda_run(a, i + 2);
       } else {
         break;
       }

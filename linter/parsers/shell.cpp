@@ -7,6 +7,7 @@
 
 #include <tree_sitter/api.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cstring>
 #include <memory>
@@ -623,6 +624,18 @@ class Walker {
     nodes.push_back(ch);
   }
 
+  // tree-sitter-bash reads every word after `>` as the redirect's target; bash takes only the
+  // first (`pip install torch>=2.9 --index-url URL` writes to "=2.9"): the rest are arguments.
+  void redirect_arguments(TSNode r, Command& cmd, std::vector<TSNode>& nodes) {
+    if (!is(r, "file_redirect")) return;
+    bool target = false;
+    ts::each_named_child(r, [&](TSNode ch) {
+      if (is(ch, "file_descriptor")) return;
+      if (target) argument(ch, cmd, nodes);
+      target = true;
+    });
+  }
+
   void command(TSNode n) {
     Command cmd;
     cmd.stage = stage_;
@@ -640,8 +653,11 @@ class Walker {
         arg_nodes.push_back(inner);
         return;
       }
-      if (!redirect(ch) && !is(ch, "comment")) argument(ch, cmd, arg_nodes);
+      if (redirect(ch)) return redirect_arguments(ch, cmd, arg_nodes);
+      if (!is(ch, "comment")) argument(ch, cmd, arg_nodes);
     });
+    if (TSNode up = ts_node_parent(n); !ts_node_is_null(up) && is(up, "redirected_statement"))
+      ts::each_named_child(up, [&](TSNode r) { redirect_arguments(r, cmd, arg_nodes); });
     if (!cmd.argv.empty()) {
       seen_command_ = true;
       out_.commands.push_back(cmd);
@@ -919,6 +935,63 @@ ShellEnv shell_env(const SourceFile& src) {
 // ---------------------------------------------------------------------------
 namespace {
 
+// Bytes of decoration at `t[i]`: one of -=*#~_+ or a box-drawing character (U+2500..U+257F), else 0.
+size_t decoration(std::string_view t, size_t i) {
+  if (std::strchr("-=*#~_+", t[i]) && t[i] != '\0') return 1;
+  bool box = i + 2 < t.size() && t[i] == '\xE2' && (t[i + 1] == '\x94' || t[i + 1] == '\x95');
+  return box ? 3 : 0;
+}
+
+// A comment's text split into leading decoration, title and trailing decoration (bytes).
+struct CommentParts {
+  size_t lead = 0, trail = 0;
+  std::string title;
+};
+
+CommentParts comment_parts(std::string_view c) {
+  CommentParts parts;
+  size_t i = 1;  // past the `#` that starts the comment
+  while (i < c.size()) {
+    if (c[i] == ' ' || c[i] == '\t') { ++i; continue; }
+    size_t n = decoration(c, i);
+    if (!n) break;
+    parts.lead += n;
+    i += n;
+  }
+  size_t e = c.size();
+  while (e > i) {
+    if (c[e - 1] == ' ' || c[e - 1] == '\t' || c[e - 1] == '\r') { --e; continue; }
+    size_t n = e >= i + 3 && decoration(c, e - 3) == 3 ? 3 : decoration(c, e - 1);
+    if (!n) break;
+    parts.trail += n;
+    e -= n;
+  }
+  parts.title = trim(c.substr(i, e - i));
+  return parts;
+}
+
+// Banner comments are a script's headings: `# ── H100 install ──`, `### Mac ###`, or a title
+// between two comment lines of decoration. Each opens a section, like a Markdown heading.
+void banner_sections(const SourceFile& src, FileFacts& out) {
+  auto titled = [](const std::string& t) {
+    return t.size() <= 100 && std::any_of(t.begin(), t.end(), [](char ch) { return std::isalpha(static_cast<unsigned char>(ch)); });
+  };
+  // comment lines by line number (1-based); a line of decoration alone is a rule
+  std::vector<std::optional<CommentParts>> comments(static_cast<size_t>(src.line_count()) + 2);
+  for (int ln = 1; ln <= src.line_count(); ++ln) {
+    std::string_view l = src.line(ln);
+    size_t b = l.find_first_not_of(" \t");
+    if (b != std::string_view::npos && l[b] == '#' && !starts_with(l.substr(b), "#!")) comments[ln] = comment_parts(l.substr(b));
+  }
+  auto rule_line = [&](int ln) { return comments[ln] && comments[ln]->title.empty() && comments[ln]->lead >= 5; };
+  for (int ln = 1; ln <= src.line_count(); ++ln) {
+    if (!comments[ln] || !titled(comments[ln]->title)) continue;
+    bool inline_banner = comments[ln]->lead >= 2 && comments[ln]->trail >= 2;
+    bool boxed = rule_line(ln - 1) && rule_line(ln + 1);
+    if (inline_banner || boxed) out.sections.push_back({ln, 1, comments[ln]->title});
+  }
+}
+
 class ShellParser : public Parser {
  public:
   FileKind kind() const override { return FileKind::Shell; }
@@ -931,6 +1004,7 @@ class ShellParser : public Parser {
   void parse(const SourceFile& src, FileFacts& out, ParseDiag& diag) const override {
     out.kind = FileKind::Shell;
     parse_shell(src, {}, -1, CommandContext::Script, out, diag);
+    banner_sections(src, out);
   }
 };
 

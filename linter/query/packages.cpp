@@ -213,6 +213,19 @@ bool in_sequence(const PkgEnv& env, const PkgRun& run) {
   return run.file && run.file->facts->kind == FileKind::Shell;
 }
 
+// Does `later` run after `run` on the same machine, whatever else the file says: one
+// Dockerfile stage chain, one shell script, one notebook, or one Markdown code block / CI job.
+bool same_sequence(const PkgEnv& env, const PkgRun& run, const PkgRun& later) {
+  if (in_sequence(env, run)) return true;
+  if (env.dockerfile || !run.file || run.file != later.file || !run.install || !later.install) return false;
+  const FileFacts& f = *run.file->facts;
+  if (f.kind == FileKind::Notebook) return true;
+  int a = run.install->loc.range.line, b = later.install->loc.range.line;
+  for (const auto& [first, last] : f.code_lines)
+    if (first <= a && b <= last) return true;
+  return std::any_of(f.ci_jobs.begin(), f.ci_jobs.end(), [&](const CiJob& j) { return j.first <= a && b <= j.last; });
+}
+
 // Is the run's torch a CUDA build: a CUDA index or uv backend?
 bool cuda_source(const PkgRun& run) {
   if (run.torch_backend && lower(run.torch_backend_value) != "cpu") return true;
@@ -293,7 +306,6 @@ const Requirement* InstallOrder::kept_from_earlier(const PkgEnv& env, const PkgR
 }
 
 const Requirement* InstallOrder::pinned_later(const PkgEnv& env, const PkgRun& run, const std::string& name) {
-  if (!env.dockerfile || env.dockerfile->facts->kind != FileKind::Dockerfile) return nullptr;
   EnvIndex& ix = index(env);
   auto at = ix.pos.find(&run);
   if (at == ix.pos.end()) return nullptr;
@@ -302,7 +314,7 @@ const Requirement* InstallOrder::pinned_later(const PkgEnv& env, const PkgRun& r
     for (size_t i = 0; i < env.runs.size(); ++i)
       if (const Requirement* r = run_pin(env.runs[i], name); r && !requirement_skips_aarch64(*r)) slot->second.emplace_back(i, r);
   for (const auto& [i, r] : slot->second)  // runs in order: the first after `run`
-    if (i > at->second) return r;
+    if (i > at->second && same_sequence(env, run, env.runs[i])) return r;
   return nullptr;
 }
 

@@ -112,8 +112,9 @@ class InstallOrder {
   const Requirement* kept_from_earlier(const PkgEnv& env, const PkgRun& run, const Requirement& r,
                                        bool* cuda = nullptr);
 
-  // An exact pin of `name` in a later RUN of the Dockerfile stage: what the image ends with,
-  // whatever `run` installed. Null if none (and outside Dockerfiles).
+  // An exact pin of `name` in a later run of the same sequence (a RUN of the Dockerfile stage,
+  // a later line of the script or notebook, of the Markdown code block or of the CI job): what
+  // the environment ends with, whatever `run` installed. Null if none.
   const Requirement* pinned_later(const PkgEnv& env, const PkgRun& run, const std::string& name);
 
  private:

@@ -150,6 +150,7 @@ class FlashAttnRule : public Rule {
   static void flash_attn_installs(const Project& p, const ParsedFile& f, Reporter& out) {
     for (const auto& in : f.facts->installs)
       for (const auto& r : in.packages) {
+        if (query::other_platform_install(p, f, in)) break;  // an H100 / macOS / ROCm section or image
         std::vector<Related> rel;
         if (!source_build(f, in, r) || !bare(p, f, in, rel)) continue;
         out.report(query::finding(

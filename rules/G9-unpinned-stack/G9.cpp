@@ -191,6 +191,8 @@ void dependent_unpinned(const Item& it, Reporter& out) {
   if (it.pinned || !it.r.specifier.empty() || !judged_dependent(it.r)) return;
   if (it.torch_pinned || query::image_ships_torch(*it.ip.env) || replaces_pypi(*it.ip.run)) return;
   if (replaces_earlier_torch(it, out)) return;
+  // a later exact torch (a pinned CUDA wheel, `--force-reinstall torch-X.whl`) is what stays
+  if (!pins_torch_exactly(it.r) && it.order.pinned_later(*it.ip.env, *it.ip.run, "torch")) return;
   if (query::run_installs(*it.ip.run, "torch") && !pins_torch_exactly(it.r)) {  // torch is chosen in this run too
     warn(out, it,
          it.what + " is unpinned, and so is the torch this install picks: the resolver chooses both, so every fresh "

@@ -19,7 +19,6 @@ PROJECTS=(
   fixtures-G2:fixtures/G2
   fixtures-G7:fixtures/G7
   fixtures-G9:fixtures/G9
-  "fixtures-G9-no-lockfile:fixtures/G9:--exclude lockfile"  # its uv.lock pins the whole group
   fixtures-G10:fixtures/G10
   fixtures-links:fixtures/links
   fixtures-bad-input:fixtures/bad-input
