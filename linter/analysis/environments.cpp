@@ -175,6 +175,9 @@ bool root_requirements(const Project& p, const ParsedFile& f) {
   if (p.installed_by.count(&f) || p.included_by.count(&f) || p.constrained_by.count(&f)) return false;
   const std::string& path = f.src.path();
   std::string base = path.substr(path.rfind('/') + 1);
+  // `requirements.in` beside its compiled `requirements.txt` is the compiler's input (pip-compile,
+  // uv pip compile): what is installed is the .txt
+  if (ends_with(path, ".in") && p.find(path.substr(0, path.size() - 3) + ".txt")) return false;
   return !starts_with(lower(base), "constraints");
 }
 

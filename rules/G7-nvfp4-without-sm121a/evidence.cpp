@@ -289,6 +289,9 @@ static void kernel_builds(const Command& c, bool arch_here, Evidence& ev) {
   std::string prog = prog_base(a[0].text);
   const Entry* tool = table("cuda-build-tools").find(prog);
   if (!tool || arch_here) return;
+  const auto& query = tool->list("query_flags");  // `nvcc --version` builds nothing
+  if (std::any_of(a.begin() + 1, a.end(), [&](const Word& w) { return std::find(query.begin(), query.end(), w.text) != query.end(); }))
+    return;
   const std::string& word = tool->get("cuda_word");
   bool cuda = word.empty() ||
               std::any_of(a.begin(), a.end(), [&](const Word& w) { return w.text.find(word) != std::string::npos; });
@@ -335,10 +338,35 @@ static void config(const ConfigEntry& e, Evidence& ev) {
   else if (knowledge::in("nvfp4-env", k)) ev.uses.push_back({e.key_loc, k});
 }
 
+// A string literal the code tests text against (`"nvfp4" in name`, `q == "nvfp4"`,
+// `.startswith("nvfp4")`): a classifier of someone else's names, not an NVFP4 use. Needs the
+// file's text (kept by names_nvfp4 below); a released file answers no.
+static size_t byte_of_col(std::string_view l, int col) {  // 1-based code-point column -> byte offset
+  size_t i = 0;
+  for (int c = 1; c < col && i < l.size(); ++c)
+    do ++i; while (i < l.size() && (static_cast<unsigned char>(l[i]) & 0xC0) == 0x80);
+  return i;
+}
+
+static bool compared_string(const ParsedFile& f, const Location& at) {
+  if (f.src.released() || at.range.line != at.range.end_line || at.path.str() != f.src.path()) return false;
+  std::string_view l = f.src.line(at.range.line);
+  size_t b = byte_of_col(l, at.range.col), e = byte_of_col(l, at.range.end_col);
+  if (b > e) return false;
+  std::string_view after = l.substr(e), before = l.substr(0, b);
+  while (!after.empty() && after.front() == ' ') after.remove_prefix(1);
+  while (!before.empty() && before.back() == ' ') before.remove_suffix(1);
+  for (std::string_view op : {"in ", "not in ", "==", "!="})
+    if (starts_with(after, op)) return true;
+  for (std::string_view op : {"==", "!=", " in", "startswith(", "endswith(", "find(", "index(", "count("})
+    if (ends_with(before, op)) return true;
+  return false;
+}
+
 // String literals: NVFP4 names, and nvcc arguments in extra_compile_args.
-static void python_strings(const PythonFacts& py, Evidence& ev) {
-  for (const auto& [s, loc] : py.strings) {
-    if (nvfp4_word(s)) ev.uses.push_back({loc, "\"" + s + "\""});
+static void python_strings(const ParsedFile& f, Evidence& ev) {
+  for (const auto& [s, loc] : f.facts->python.strings) {
+    if (nvfp4_word(s) && !compared_string(f, loc)) ev.uses.push_back({loc, "\"" + s + "\""});
     if (table("python-nvcc-args").match(s)) ev.arch_argument(loc, "\"" + s + "\"", s, s);
   }
 }
@@ -374,9 +402,13 @@ static bool inside_string(const ParsedFile& f, const Range& here) {
   return false;
 }
 
-// identifiers() reads the text of Python files and notebooks that name NVFP4: they keep it.
+// identifiers() and compared_string() read the text of Python files and notebooks that name
+// NVFP4 (any case): they keep it.
 static bool names_nvfp4(FileKind kind, std::string_view text) {
-  return (kind == FileKind::Python || kind == FileKind::Notebook) && text.find("NVFP4") != std::string_view::npos;
+  if (kind != FileKind::Python && kind != FileKind::Notebook) return false;
+  for (size_t at = text.find_first_of("nN"); at != std::string_view::npos; at = text.find_first_of("nN", at + 1))
+    if (at + 5 <= text.size() && lower(text.substr(at, 5)) == "nvfp4") return true;
+  return false;
 }
 SPARKCHECK_KEEPS_TEXT(names_nvfp4);
 
@@ -435,15 +467,29 @@ static bool names_archs(const FileFacts& ff) {
          std::any_of(ff.commands.begin(), ff.commands.end(), command_names_archs);
 }
 
+// ENV / export / a settings file's `MODEL=nvidia/...-NVFP4`: an arch list, or an NVFP4 use.
+static void env_setting(const EnvSetting& e, Evidence& ev) {
+  ev.arch_setting(e.name, e.value, e.loc);
+  if (nvfp4_word(e.value) && !naming_key(lower(e.name))) ev.uses.push_back({e.loc, e.name + "=" + e.value});
+}
+
+// A JSON file a run wrote (results/, artifacts/...): knowledge `recorded-output-dirs`.
+static bool recorded_output(std::string_view path) {
+  if (!ends_with(path, ".json") && !ends_with(path, ".jsonl")) return false;
+  for (size_t b = 0, e; (e = path.find('/', b)) != std::string_view::npos; b = e + 1)
+    if (knowledge::in("recorded-output-dirs", lower(path.substr(b, e - b)))) return true;
+  return false;
+}
+
 Evidence gather(const Project& p) {
   Evidence ev;
   for (const auto& f : p.files) {
-    if (p.skips_test(*f)) continue;
+    if (p.skips_test(*f) || recorded_output(f->src.path())) continue;
     const FileFacts& ff = *f->facts;
-    for (const auto& e : ff.env) ev.arch_setting(e.name, e.value, e.loc);
+    for (const auto& e : ff.env) env_setting(e, ev);
     for (const auto& c : ff.commands) command(c, ev);
     for (const auto& e : ff.config) config(e, ev);
-    python_strings(ff.python, ev);
+    python_strings(*f, ev);
     python_env(ff.python, ev);
     if (ff.kind == FileKind::Python || ff.kind == FileKind::Notebook) identifiers(*f, ev);
     if (names_archs(ff)) ev.arch_dirs.push_back(dir_of(f->src.path()));

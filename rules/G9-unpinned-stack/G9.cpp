@@ -135,8 +135,8 @@ bool torch_from_pypi(const Item& it) {
 // ---- bare pip: torch, triton, xformers, transformers without an exact pin. True when reported.
 bool core_stack_unpinned(const Item& it, Reporter& out) {
   if (!query::has_role(it.r.name, "core-stack") || it.pinned) return false;
-  // triton comes at the version an exactly pinned CUDA torch requires
-  if (knowledge::in("pinned-by-torch", it.r.name) && it.r.specifier.empty() &&
+  // triton comes at the version an exactly pinned CUDA torch requires (a lower bound keeps it)
+  if (knowledge::in("pinned-by-torch", it.r.name) && (it.r.specifier.empty() || query::lower_bound_only(it.r)) &&
       (it.torch_pinned || it.order.torch_before(*it.ip.env, *it.ip.run)))
     return true;
   bool cpu = it.r.name == "torch" && torch_from_pypi(it);
