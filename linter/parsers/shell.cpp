@@ -357,9 +357,9 @@ class Walker {
     TSNode bad;
     std::string what = ts::describe_error(root, bad);
     diag_.warn(src_.path(), loc(bad).range,
-               std::string(nested ? "shell syntax error inside `bash -c` string: "
-                                  : "shell syntax error: ") +
-                   what + " (the rest of the script is still checked)",
+               std::string(nested ? "shell syntax not read inside `bash -c` string: " : "shell syntax not read: ") + what +
+                   " (a syntax error, or bash syntax sparkcheck's parser does not know, such as `10#$x`; the rest "
+                   "of the script is still checked)",
                "shell-syntax");
   }
 
