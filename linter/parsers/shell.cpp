@@ -172,6 +172,10 @@ class Expander {
       }
       return j;
     }
+    if (auto it = vars_.find(std::string(1, n)); std::isdigit(static_cast<unsigned char>(n)) && it != vars_.end()) {
+      r.text += it->second;  // a `bash -c` script's $1..$9, set from the words after it
+      return i + 2;
+    }
     if (std::isdigit(static_cast<unsigned char>(n)) || std::strchr("@*#?$!-", n)) {
       r.text += s.substr(i, 2);  // positional and special parameters
       r.resolved = false;
@@ -184,6 +188,12 @@ class Expander {
   // Body of ${...}. Returns false when it cannot be resolved.
   bool param(std::string_view body, Expanded& r) {
     if (body.empty()) return false;
+    if (body.size() == 1 && std::isdigit(static_cast<unsigned char>(body[0]))) {  // ${1} of a `bash -c` script
+      auto it = vars_.find(std::string(body));
+      if (it == vars_.end()) return false;
+      r.text += it->second;
+      return true;
+    }
     if (body[0] == '#' && body.size() > 1) {  // ${#X}
       auto it = vars_.find(std::string(body.substr(1)));
       if (it == vars_.end()) return false;
@@ -730,6 +740,16 @@ class Walker {
   }
 
   // `bash -c '...'`: parse the string body as a script of its own.
+  // `bash -c 'vllm serve "$1" --tp "$2"' name MODEL 2`: the words after the script are $0, $1...
+  void positionals(const Command& cmd, size_t zero) {
+    for (int k = 1; k <= 9; ++k) {
+      size_t at = zero + static_cast<size_t>(k);
+      const std::string n = std::to_string(k);
+      if (at < cmd.argv.size() && cmd.argv[at].resolved) vars_[n] = cmd.argv[at].text;
+      else vars_.erase(n);
+    }
+  }
+
   void nested_shell(const Command& cmd, const std::vector<TSNode>& nodes) {
     if (depth_ >= 3) return;
     size_t sh = shell_word(cmd);
@@ -750,7 +770,10 @@ class Walker {
       b.column += 1;
       if (e.column > 0) e.column -= 1;
       int saved = depth_;
+      auto outer = vars_;
+      positionals(cmd, i + 2);
       parse(ts_node_start_byte(body) + 1, ts_node_end_byte(body) - 1, b, e, depth_ + 1);
+      vars_ = std::move(outer);
       depth_ = saved;
       return;
     }
