@@ -928,7 +928,31 @@ class Walker {
       return heredoc_file(n);
     }
     if (!std::strcmp(t, "comment")) return comment(n);
+    if (!std::strcmp(t, "list") && install_fallback(n)) return walk(ts_node_named_child(n, 0));
     walk_children(n);
+  }
+
+  // Does the command's text install packages (`pip install`, `uv pip install`, `conda install`)?
+  bool installs(TSNode c) const {
+    if (!is(c, "command")) return false;
+    std::vector<std::string> words;
+    ts::each_named_child(c, [&](TSNode ch) {
+      if (!redirect(ch) && words.size() < 8) words.push_back(std::string(raw(ch)));
+    });
+    if (words.empty()) return false;
+    std::string prog = program(Word{words[0], words[0], true, {}});
+    static const std::set<std::string> tools = {"pip", "pip3", "uv", "conda", "mamba", "micromamba"};
+    bool tool = tools.count(prog) || starts_with(prog, "python");
+    return tool && std::find(words.begin(), words.end(), "install") != words.end();
+  }
+
+  // `pip install A --index-url cu130 || pip install A --index-url cu128`: the install after
+  // `||` runs only when the first failed, an alternative the first one's success leaves unrun.
+  bool install_fallback(TSNode list) const {
+    if (ts_node_child_count(list) != 3 || ts_node_named_child_count(list) != 2) return false;
+    TSNode op = ts_node_child(list, 1);
+    return !ts_node_is_named(op) && raw(op) == "||" && installs(ts_node_named_child(list, 0)) &&
+           installs(ts_node_named_child(list, 1));
   }
 };
 
