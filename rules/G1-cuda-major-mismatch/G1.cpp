@@ -78,10 +78,19 @@ std::optional<Fix> cu130_index_fix(const Project& p, const Install& in, std::opt
   return query::make_fix("Use the cu130 index", true, {query::replace_in(p, written, old, "/cu130")});
 }
 
+// The base image of the install's Dockerfile stage when it is a CUDA 13 image, else null.
+const Image* cuda13_image(const Project& p, const ParsedFile& f, const Install& in) {
+  const Image* im = in.stage >= 0 ? query::base_image(p, f, in.stage) : nullptr;
+  if (!im) return nullptr;
+  ImageCuda ic = image_cuda(im->ref);
+  return ic.known && ic.major >= 13 ? im : nullptr;
+}
+
 // ---- an install's index option; a URL held in a variable (ARG, ENV, VAR=) is reported where
 // the URL is written, with the install that uses it as a related place
 void index_urls(const Project& p, const ParsedFile& f, const Install& in, std::vector<Related> sites, Reporter& out) {
   std::optional<bool> ready;
+  const Image* image13 = in.indexes.empty() ? nullptr : cuda13_image(p, f, in);
   for (const IndexUrl& ix : in.indexes) {
     int v = cuda_of_url(ix.url);
     if (!cuda12_build(v)) continue;
@@ -90,6 +99,15 @@ void index_urls(const Project& p, const ParsedFile& f, const Install& in, std::v
     if (const EnvSetting* e = query::setting_behind(f, ix.loc, ix.url)) {
       at = e->loc;
       rel.insert(rel.begin(), {ix.loc, "$" + e->name + " used here as a wheel index"});
+    }
+    if (image13) {  // a CUDA 12 build inside a CUDA 13 image: two majors in one stack
+      rel.push_back({image13->loc, "CUDA 13 base image"});
+      out.report(finding(Level::Error, at,
+                         "wheel index " + ix.url + " serves CUDA " + cuda_text(v) + " builds into a CUDA 13 image (" +
+                             image13->ref + "): they load libcudart.so.12 / the CUDA 12 ABI, which the image's CUDA 13 "
+                             "stack does not provide",
+                         "use the package's CUDA 13 (cu130) build, or the one the image already ships", rel));
+      continue;
     }
     cuda12_finding(out, v, at, "wheel index " + ix.url + " serves CUDA " + cuda_text(v) + " builds: ",
                    "they carry no Blackwell (sm_120/sm_121) kernels, so they cannot run on the Spark's GB10, and "
