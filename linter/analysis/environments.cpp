@@ -103,6 +103,7 @@ namespace {
 // -r / -c links turned around: parent file -> the files it includes / constrains.
 struct Links {
   std::map<const ParsedFile*, std::vector<const ParsedFile*>> children, cchildren;
+  mutable std::map<const ParsedFile*, int> venv_lines;  // first_venv_line, once per file
   explicit Links(const Project& p) {
     for (auto& [c, parents] : p.included_by)
       for (auto* par : parents) children[par].push_back(c);
@@ -111,12 +112,30 @@ struct Links {
   }
 };
 
+// The first line of `f` that makes a virtual environment (`python -m venv`, `virtualenv`,
+// `uv venv`); 0 when none does.
+int first_venv_line(const FileFacts& f) {
+  int first = 0;
+  for (const Command& c : f.commands) {
+    if (c.argv.empty() || (first && c.loc.range.line >= first)) continue;
+    const std::string& p = c.argv[0].text;
+    bool venv = p == "virtualenv" || (p == "uv" && c.argv.size() > 1 && c.argv[1].text == "venv");
+    for (size_t i = 1; !venv && i + 1 < c.argv.size(); ++i)
+      venv = c.argv[i].text == "-m" && (c.argv[i + 1].text == "venv" || c.argv[i + 1].text == "virtualenv");
+    if (venv) first = c.loc.range.line;
+  }
+  return first;
+}
+
 PkgRun make_run(const Project& p, const Links& l, const ParsedFile& f, const Install& in,
                 std::vector<const ParsedFile*> todo) {
   PkgRun run;
   run.file = &f;
   run.install = &in;
   run.stage = in.stage;
+  auto [venv, fresh] = l.venv_lines.try_emplace(&f, 0);
+  if (fresh) venv->second = first_venv_line(*f.facts);
+  run.after_venv = venv->second > 0 && venv->second < in.loc.range.line;
   fill_run(p, run, l.children, l.cchildren, std::move(todo));
   return run;
 }

@@ -32,6 +32,7 @@ struct PkgRun {
   std::vector<const ParsedFile*> constraint_files;                   // resolved -c/--override files
   std::vector<const ParsedFile*> command_constraints;  // those the command itself names (-c on the command line)
   bool no_deps = false, upgrade = false, torch_backend = false;
+  bool after_venv = false;           // `file` makes a virtual environment on an earlier line
   std::string torch_backend_value;
   std::map<std::string, const Requirement*> exact_pins;  // name -> exact pin in members/constraint files
 };

@@ -207,7 +207,9 @@ const ParsedFile* container_file(const Project& p, const ParsedFile& df, int sta
   std::string dfdir = dir_of(df.src.path());
   auto in_context = [&](const std::string& rel) -> const ParsedFile* {
     if (const ParsedFile* f = p.find(join_path(dfdir, rel))) return f;
-    return p.find(normalize_path(rel));  // build context = lint root
+    // the build context is the folder the user named (the repository), or the lint root
+    if (const ParsedFile* f = p.top.empty() ? nullptr : p.find(join_path(p.top, rel))) return f;
+    return p.find(normalize_path(rel));
   };
   const ParsedFile* best = nullptr;
   for (const FileRef& r : df.facts->refs) {

@@ -7,27 +7,6 @@
 
 namespace sc {
 
-const char* kind_name(FileKind k) {
-  switch (k) {
-    case FileKind::Dockerfile: return "dockerfile";
-    case FileKind::Requirements: return "requirements";
-    case FileKind::Pyproject: return "pyproject";
-    case FileKind::CondaEnv: return "conda-environment";
-    case FileKind::Lockfile: return "lockfile";
-    case FileKind::Yaml: return "yaml";
-    case FileKind::Json: return "json";
-    case FileKind::Toml: return "toml";
-    case FileKind::Python: return "python";
-    case FileKind::Shell: return "shell";
-    case FileKind::Notebook: return "notebook";
-    case FileKind::Markdown: return "markdown";
-    case FileKind::Makefile: return "makefile";
-    case FileKind::CMake: return "cmake";
-    case FileKind::Unknown: break;
-  }
-  return "unknown";
-}
-
 const KeyPath::Parts KeyPath::kEmpty;
 
 namespace {

@@ -16,7 +16,6 @@ enum class FileKind {
   Unknown, Dockerfile, Requirements, Pyproject, CondaEnv, Lockfile,
   Yaml, Json, Toml, Python, Shell, Notebook, Markdown, Makefile, CMake,
 };
-const char* kind_name(FileKind k);
 
 // A file's list of facts that costs one pointer while empty (most of a file's lists are): the
 // vector is made on the first write. An empty list reads as a shared empty vector.
@@ -307,10 +306,13 @@ struct Expansion {
 
 // A Markdown heading: its line, level (1-6; 7 for a paragraph that is all bold, a label) and
 // text. Code under a heading that names another platform (query::other_platform_section) is
-// not a Spark setup.
+// not a Spark setup. A shell branch on the machine (`if [[ $(uname -m) == x86_64 ]]`) is a
+// section of level 8 and deeper titled by its test; `negated` when the branch runs where the
+// test fails (`!=`, an `else`). A section with an empty title closes the one before it.
 struct Section {
   int line = 0, level = 0;
   std::string title;
+  bool negated = false;
 };
 
 struct FileFacts {

@@ -330,10 +330,6 @@ Range SourceFile::range(size_t begin, size_t end) const {
   return map_(l, begin - s.line_starts[l - 1], el, end - s.line_starts[el - 1]);
 }
 
-Range SourceFile::range_rc(size_t row, size_t bc, size_t erow, size_t ebc) const {
-  return map_(static_cast<int>(row) + 1, bc, static_cast<int>(erow) + 1, ebc);
-}
-
 int utf8_cols(std::string_view s, size_t bytes) {
   int n = 0;
   for (size_t i = 0; i < bytes && i < s.size(); ++i)

@@ -115,8 +115,6 @@ class SourceFile {
 
   // Byte offsets -> range in the real file.
   Range range(size_t begin, size_t end) const;
-  // 0-based tree-sitter style row/byte-column -> real file 1-based line/col.
-  Range range_rc(size_t row, size_t byte_col, size_t end_row, size_t end_byte_col) const;
   Location loc(size_t begin, size_t end) const { return {path_, range(begin, end)}; }
 
   int line_count() const;

@@ -54,7 +54,7 @@ static_assert(sizeof(PyAssign) == 128, "serialize the new PyAssign field in fact
 static_assert(sizeof(PythonFacts) == 32, "serialize the new PythonFacts field in facts_cache.cpp");
 static_assert(sizeof(CiJob) == 104, "serialize the new CiJob field in facts_cache.cpp");
 static_assert(sizeof(Expansion) == 80, "serialize the new Expansion field in facts_cache.cpp");
-static_assert(sizeof(Section) == 40, "serialize the new Section field in facts_cache.cpp");
+static_assert(sizeof(Section) == 48, "serialize the new Section field in facts_cache.cpp");
 static_assert(sizeof(FileFacts) == 216, "serialize the new FileFacts field in facts_cache.cpp");
 static_assert(sizeof(SuppressDirective) == 96, "serialize the new SuppressDirective field in facts_cache.cpp");
 static_assert(sizeof(Notification) == 120, "serialize the new Notification field in facts_cache.cpp");
@@ -357,7 +357,7 @@ template <class A> void fields(A& a, CiJob& j) {
   a(j.system), a(j.name), a(j.first), a(j.last), a(j.labels), a(j.resolved);
 }
 template <class A> void fields(A& a, Expansion& x) { a(x.written), a(x.used), a(x.what); }
-template <class A> void fields(A& a, Section& s) { a(s.line), a(s.level), a(s.title); }
+template <class A> void fields(A& a, Section& s) { a(s.line), a(s.level), a(s.title), a(s.negated); }
 template <class A> void fields(A& a, FileFacts& f) {
   a(f.kind), a(f.installs), a(f.indexes), a(f.images), a(f.env), a(f.refs), a(f.commands), a(f.config);
   a(f.python), a(f.sbatch), a(f.arg_lists), a(f.code_lines), a(f.sections), a(f.front_matter), a(f.ci_jobs), a(f.expansions), a(f.builds), a(f.services);

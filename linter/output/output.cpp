@@ -10,28 +10,6 @@ std::map<std::string, WriterFn>& output_writers() {
   return m;
 }
 
-std::string json_escape(std::string_view s) {
-  std::string r;
-  for (unsigned char c : s) {
-    switch (c) {
-      case '"': r += "\\\""; break;
-      case '\\': r += "\\\\"; break;
-      case '\n': r += "\\n"; break;
-      case '\r': r += "\\r"; break;
-      case '\t': r += "\\t"; break;
-      default:
-        if (c < 0x20) {
-          char b[8];
-          std::snprintf(b, sizeof b, "\\u%04x", c);
-          r += b;
-        } else {
-          r += static_cast<char>(c);
-        }
-    }
-  }
-  return r;
-}
-
 namespace {
 std::string sentence(std::string s) {
   while (!s.empty() && (s.back() == ' ' || s.back() == ';' || s.back() == ',')) s.pop_back();

@@ -31,7 +31,6 @@ struct OutputRegistrar {
 };
 
 // Shared helpers
-std::string json_escape(std::string_view s);
 
 // "message. Fix: fix." for formats with one text field (SARIF, GitLab, checkstyle): each part
 // ends as a sentence, so the fix never runs on from the explanation.

@@ -51,18 +51,24 @@ std::string heading_text(cmark_node* h) {
   return t.substr(0, 200);
 }
 
-// A paragraph of the document that is all bold (`**x86 build**`, up to 100 bytes) labels the
-// text after it like a heading one level below any real one (level 7).
+// A paragraph of the document whose first line is all bold (`**x86 build**`, up to 100 bytes,
+// maybe a ":" after it, maybe more lines of text below) labels the text after it like a
+// heading one level below any real one (level 7).
 bool bold_label(cmark_node* n) {
   if (cmark_node_get_type(n) != CMARK_NODE_PARAGRAPH) return false;
   cmark_node* parent = cmark_node_parent(n);
   if (!parent || cmark_node_get_type(parent) != CMARK_NODE_DOCUMENT) return false;
   cmark_node* first = cmark_node_first_child(n);
   if (!first || cmark_node_get_type(first) != CMARK_NODE_STRONG) return false;
-  cmark_node* next = cmark_node_next(first);  // at most a trailing ":" after it
-  if (next && (cmark_node_next(next) || cmark_node_get_type(next) != CMARK_NODE_TEXT)) return false;
-  const char* tail = next ? cmark_node_get_literal(next) : "";
-  return (!tail || trim(tail).size() <= 1) && heading_text(first).size() <= 100;
+  auto line_end = [](cmark_node* x) {
+    return !x || cmark_node_get_type(x) == CMARK_NODE_SOFTBREAK || cmark_node_get_type(x) == CMARK_NODE_LINEBREAK;
+  };
+  cmark_node* next = cmark_node_next(first);  // at most a trailing ":" after it on its line
+  if (!line_end(next)) {
+    const char* tail = cmark_node_get_type(next) == CMARK_NODE_TEXT ? cmark_node_get_literal(next) : nullptr;
+    if (!tail || trim(tail).size() > 1 || !line_end(cmark_node_next(next))) return false;
+  }
+  return heading_text(first).size() <= 100;
 }
 
 std::vector<Block> code_blocks(const std::string& text) {
@@ -86,7 +92,7 @@ std::vector<Block> code_blocks(const std::string& text) {
       Block h;
       h.heading = 7;
       h.first_line = cmark_node_get_start_line(n);
-      h.title = heading_text(n);
+      h.title = heading_text(cmark_node_first_child(n));  // the bold words, not the lines below
       out.push_back(std::move(h));
       continue;
     }

@@ -333,7 +333,9 @@ class Walker {
     TSNode root = ts_tree_root_node(tree.get());
     if (ts_node_has_error(root)) report_error(root, depth > 0);
     depth_ = depth;
+    auto outer_functions = functions_;  // this tree's nodes die with it
     walk(root);
+    functions_ = std::move(outer_functions);
   }
 
  private:
@@ -426,6 +428,7 @@ class Walker {
     if (resolved) vars_[var] = e.value;
     else vars_.erase(var);
     record_pieces(var, value, append);
+    if (calls_ > 0) return;  // a function's body: recorded where it is defined
     record_arg_list(var, a);
     out_.env.push_back(std::move(e));
   }
@@ -497,8 +500,9 @@ class Walker {
     if (tok.size() < 2 || tok[0] != '$') return nullptr;
     std::string_view name = tok.substr(1);
     if (name.size() >= 2 && name.front() == '{' && name.back() == '}') name = name.substr(1, name.size() - 2);
+    bool all_args = name == "@" || name == "*";  // a function's arguments
     for (char c : name)
-      if (!name_char(c)) return nullptr;
+      if (!name_char(c) && !all_args) return nullptr;
     auto it = pieces_.find(std::string(name));
     return it == pieces_.end() ? nullptr : &it->second;
   }
@@ -545,8 +549,10 @@ class Walker {
     for (const char* all : {"[@]}", "[*]}"})
       if (ends_with(tok, all)) tok = tok.substr(0, tok.size() - 4) + "}";
     const std::vector<Piece>* held = held_pieces(tok);  // $CMD / ${CMD}: not ${#CMD}, ${CMD:-x}
-    if (!held || held->size() < 2) return false;
-    std::string name = tok.substr(tok[1] == '{' ? 2 : 1);
+    if (!held) return false;
+    std::string name = tok.substr(tok.size() > 1 && tok[1] == '{' ? 2 : 1);
+    bool call_words = name == "@" || name == "@}" || name == "*" || name == "*}";  // one word is enough
+    if (held->size() < (call_words ? 1u : 2u)) return false;
     if (name.back() == '}') name.pop_back();
     Location site = loc(n);
     for (const Piece& p : *held) {
@@ -580,8 +586,9 @@ class Walker {
   // Is this argument an expansion whose value undergoes word splitting?
   bool splits(TSNode n) const {
     if (is(n, "simple_expansion") || is(n, "expansion")) return true;
-    if (is(n, "string") && ts_node_named_child_count(n) == 1) {  // "${X[@]}"
+    if (is(n, "string") && ts_node_named_child_count(n) == 1) {  // "${X[@]}", "$@"
       std::string_view r = raw(n);
+      if (r == "\"$@\"" || r == "\"${@}\"") return true;
       return is(ts_node_named_child(n, 0), "expansion") && ends_with(r, "[@]}\"");
     }
     return false;
@@ -620,6 +627,7 @@ class Walker {
     if (splits(ch) && expand_pieces(ch, cmd, nodes)) return;
     Word w = word(ch);
     note_sourced(w);
+    call_argument(w);
     if (w.resolved && splits(ch)) {
       // unquoted $X / ${X[@]} / "${X[@]}": the value splits into several words
       for (auto& part : split_ws(w.text)) {
@@ -668,11 +676,12 @@ class Walker {
     });
     if (TSNode up = ts_node_parent(n); !ts_node_is_null(up) && is(up, "redirected_statement"))
       ts::each_named_child(up, [&](TSNode r) { redirect_arguments(r, cmd, arg_nodes); });
-    if (!cmd.argv.empty()) {
+    if (!cmd.argv.empty() && (calls_ == 0 || reads_arguments(raw(n)))) {
       seen_command_ = true;
       out_.commands.push_back(cmd);
       nested_shell(cmd, arg_nodes);
       source_file(cmd);
+      call_function(cmd);
     }
     // command substitutions inside the words
     ts::each_named_child(n, [&](TSNode ch) { walk_children(ch); });
@@ -699,6 +708,186 @@ class Walker {
       else pieces_.erase(name);
       from_sourced_[name] = {at, e.path};
     }
+  }
+
+  // Branches on the machine (`if [[ "$(uname -m)" == x86_64 ]]`, `case $ARCH in aarch64)`):
+  // each branch's lines become a section titled by its test, so a branch for another platform
+  // is not judged as a Spark setup (query::other_platform_section reads the words).
+  int machine_depth_ = 0;
+
+  static bool probes_machine(std::string_view test) {
+    std::string l = lower(test);
+    for (const char* w : {"uname", "arch", "hosttype", "machtype", "ostype", "platform"})
+      if (l.find(w) != std::string::npos) return true;
+    return false;
+  }
+
+  // +1: the branch runs where the test holds; -1: where it fails (`!=`, `! [[`); 0: both kinds.
+  static int test_sense(std::string_view test) {
+    size_t b = test.find_first_not_of(" \t");
+    bool neg = test.find("!=") != std::string_view::npos || (b != std::string_view::npos && test[b] == '!');
+    bool pos = test.find("==") != std::string_view::npos || test.find(" = ") != std::string_view::npos ||
+               test.find("=~") != std::string_view::npos;
+    return neg && pos ? 0 : neg ? -1 : 1;
+  }
+
+  void add_section(Section sec) {
+    auto& all = out_.sections.edit();
+    auto at = std::upper_bound(all.begin(), all.end(), sec.line, [](int line, const Section& s) { return line < s.line; });
+    all.insert(at, std::move(sec));
+  }
+
+  struct Branch {
+    std::string test;
+    bool negated = false;
+    int first = 0, last = 0;
+  };
+
+  // Opens a section over the branch's lines and closes it after them; false when not a branch on the machine.
+  bool branch_section(const Branch& br) {
+    if (br.first <= 0 || !probes_machine(br.test)) return false;
+    int level = 8 + machine_depth_;
+    add_section({br.first, level, br.test.substr(0, 200), br.negated});
+    add_section({br.last + 1, level, "", false});
+    return true;
+  }
+
+  // The statements of an if/elif/else body: their first and last lines.
+  void body_lines(TSNode ch, Branch& br) {
+    if (!ts_node_is_named(ch) || is(ch, "comment")) return;
+    Location l = loc(ch);
+    if (br.first == 0) br.first = l.range.line;
+    br.last = std::max(br.last, l.range.end_line);
+  }
+
+  std::vector<Branch> if_branches(TSNode n) {
+    std::vector<Branch> out(1);
+    bool body = false;
+    auto clause = [&](TSNode c, bool is_else) {
+      Branch br;
+      bool cbody = is_else;
+      ts::each_child(c, false, [&](TSNode ch) {
+        if (!ts_node_is_named(ch) && raw(ch) == "then") cbody = true;
+        else if (!cbody && ts_node_is_named(ch)) br.test += std::string(raw(ch)) + " ";
+        else if (cbody) body_lines(ch, br);
+      });
+      out.push_back(std::move(br));
+    };
+    ts::each_child(n, false, [&](TSNode ch) {
+      if (is(ch, "elif_clause")) return clause(ch, false);
+      if (is(ch, "else_clause")) return clause(ch, true);
+      if (!ts_node_is_named(ch) && raw(ch) == "then") body = true;
+      else if (!body && ts_node_is_named(ch)) out[0].test += std::string(raw(ch)) + " ";
+      else if (body && out.size() == 1) body_lines(ch, out[0]);
+    });
+    return out;
+  }
+
+  void machine_if(TSNode n) {
+    std::vector<Branch> brs = if_branches(n);
+    std::string tests;
+    bool same_sense = true;
+    for (Branch& br : brs) {
+      if (br.test.empty()) {  // else: runs where every test failed
+        br.test = tests;
+        br.negated = true;
+        if (!same_sense) continue;
+      } else {
+        int sense = test_sense(br.test);
+        if (sense == 0) { same_sense = false; continue; }
+        br.negated = sense < 0;
+        same_sense = same_sense && !br.negated;
+        tests += br.test;
+      }
+      if (branch_section(br)) ++sections_opened_;
+    }
+  }
+
+  void machine_case(TSNode n) {
+    TSNode value = ts_node_child_by_field_name(n, "value", 5);
+    if (ts_node_is_null(value) || !probes_machine(raw(value))) return;
+    std::string patterns;
+    ts::each_named_child(n, [&](TSNode item) {
+      if (!is(item, "case_item")) return;
+      Branch br;
+      for (uint32_t i = 0; i < ts_node_child_count(item); ++i) {
+        TSNode ch = ts_node_child(item, i);
+        const char* field = ts_node_field_name_for_child(item, i);
+        if (field && !std::strcmp(field, "value")) br.test += std::string(raw(ch)) + " ";
+        else if (!field) body_lines(ch, br);
+      }
+      if (br.test == "* ") br = Branch{patterns, true, br.first, br.last};
+      else patterns += br.test;
+      br.test = std::string(raw(value)) + " " + br.test;
+      if (branch_section(br)) ++sections_opened_;
+    });
+  }
+  int sections_opened_ = 0;
+
+  // Shell functions of this script (`pip_install() { python -m pip install "$@"; }`): a call
+  // runs the body again with the call's words as "$@" and $1..$9, each where the call writes it.
+  // Only the body's commands that read those words are recorded again; the rest were recorded
+  // where the function is defined.
+  std::map<std::string, TSNode> functions_;
+  int calls_ = 0;             // function bodies being run now
+  std::vector<Word> call_args_;  // the words of the call being run ($0 first)
+  size_t call_bytes_ = 0;     // bytes of function bodies run again, per file (bounded work)
+  size_t call_budget() const { return (1u << 20) + 2 * text_.size(); }
+  static constexpr int kMaxCallDepth = 3;
+
+  void define_function(TSNode n) {
+    TSNode name = ts_node_child_by_field_name(n, "name", 4);
+    TSNode body = ts_node_child_by_field_name(n, "body", 4);
+    if (!ts_node_is_null(name) && !ts_node_is_null(body)) functions_[std::string(raw(name))] = body;
+  }
+
+  static bool reads_arguments(std::string_view text) {
+    static const char* refs[] = {"$@", "${@", "$*", "${*", "$1", "$2", "$3", "$4", "$5", "$6", "$7", "$8", "$9",
+                                 "${1", "${2", "${3", "${4", "${5", "${6", "${7", "${8", "${9"};
+    for (const char* r : refs)
+      if (text.find(r) != std::string_view::npos) return true;
+    return false;
+  }
+
+  // In a function's body, `$1` / `"${2}"` alone is the call's word: it moves to where the call
+  // writes it, and the body's word becomes the related place.
+  void call_argument(Word& w) {
+    if (calls_ == 0 || call_args_.empty()) return;
+    std::string_view r = w.raw;
+    if (r.size() >= 2 && r.front() == '"' && r.back() == '"') r = r.substr(1, r.size() - 2);
+    if (r.size() >= 3 && r[1] == '{' && r.back() == '}') r = r.substr(2, r.size() - 3);
+    else if (r.size() >= 2) r = r.substr(1);
+    if (w.raw.find('$') == std::string::npos || r.size() != 1 || r[0] < '1' || r[0] > '9') return;
+    size_t k = static_cast<size_t>(r[0] - '0');
+    if (k >= call_args_.size()) return;
+    out_.expansions.push_back({call_args_[k].loc, w.loc, "expanded here ($" + std::string(r) + ")"});
+    w.loc = call_args_[k].loc;
+  }
+
+  void call_function(const Command& cmd) {
+    auto fn = functions_.find(cmd.argv[0].text);
+    if (fn == functions_.end() || calls_ >= kMaxCallDepth) return;
+    call_bytes_ += ts_node_end_byte(fn->second) - ts_node_start_byte(fn->second);
+    if (call_bytes_ > call_budget()) return;
+    std::map<std::string, std::string> saved_vars;  // $1..$9 of the caller
+    for (int k = 1; k <= 9; ++k)
+      if (auto v = vars_.find(std::to_string(k)); v != vars_.end()) saved_vars.insert(*v);
+    auto saved_args = pieces_.extract("@");
+    std::vector<Piece> args;
+    for (size_t i = 1; i < cmd.argv.size(); ++i) args.push_back({cmd.argv[i].text, cmd.argv[i].resolved, cmd.argv[i].loc});
+    positionals(cmd, 0);
+    std::vector<Word> outer_args = std::exchange(call_args_, cmd.argv);
+    pieces_["@"] = args;
+    pieces_["*"] = std::move(args);
+    ++calls_;
+    walk(fn->second);
+    --calls_;
+    call_args_ = std::move(outer_args);
+    pieces_.erase("@");
+    pieces_.erase("*");
+    if (!saved_args.empty()) pieces_.insert(std::move(saved_args));
+    for (int k = 1; k <= 9; ++k) vars_.erase(std::to_string(k));
+    vars_.merge(saved_vars);
   }
 
   // `$NAME`, `${NAME}` or either in double quotes: the word is the variable alone.
@@ -928,6 +1117,19 @@ class Walker {
       return heredoc_file(n);
     }
     if (!std::strcmp(t, "comment")) return comment(n);
+    if (!std::strcmp(t, "if_statement") || !std::strcmp(t, "case_statement")) {
+      int before = sections_opened_;
+      if (calls_ == 0) t[0] == 'i' ? machine_if(n) : machine_case(n);
+      bool nested = sections_opened_ > before;
+      machine_depth_ += nested;
+      walk_children(n);
+      machine_depth_ -= nested;
+      return;
+    }
+    if (!std::strcmp(t, "function_definition")) {
+      if (calls_ == 0) walk_children(n);
+      return define_function(n);
+    }
     if (!std::strcmp(t, "list") && install_fallback(n)) return walk(ts_node_named_child(n, 0));
     walk_children(n);
   }

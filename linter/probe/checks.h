@@ -44,7 +44,6 @@ class Context {
 
   const GpuInfo& gpu();
   bool gb10();                    // capability 12.1
-  bool has_capability();
   std::string capability();       // "12.1" or "" when unknown
   const PythonReport& python();   // the interpreter's report
   bool python_ran() const { return py_.has_value(); }

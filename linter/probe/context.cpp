@@ -49,13 +49,6 @@ const GpuInfo& Context::gpu() {
   return *gpu_;
 }
 
-bool Context::has_capability() {
-  if (gpu().cc_major >= 0) return true;
-  if (!py_) return false;  // never start the interpreter just for this
-  auto& t = torch();
-  return t.contains("capability") && t["capability"].is_array() && t["capability"].size() == 2;
-}
-
 std::string Context::capability() {
   if (gpu().cc_major >= 0) return std::to_string(gpu().cc_major) + "." + std::to_string(gpu().cc_minor);
   if (!py_) return "";  // never start the interpreter just for this

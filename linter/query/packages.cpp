@@ -169,7 +169,7 @@ bool other_platform_section(const FileFacts& f, int line) {
     open.push_back(&s);
   }
   for (auto it = open.rbegin(); it != open.rend(); ++it)
-    if (int k = heading_platform((*it)->title)) return k > 0;
+    if (int k = heading_platform((*it)->title)) return (*it)->negated ? k < 0 : k > 0;
   return false;
 }
 
@@ -313,8 +313,10 @@ const Requirement* InstallOrder::pinned_later(const PkgEnv& env, const PkgRun& r
   if (fresh)
     for (size_t i = 0; i < env.runs.size(); ++i)
       if (const Requirement* r = run_pin(env.runs[i], name); r && !requirement_skips_aarch64(*r)) slot->second.emplace_back(i, r);
-  for (const auto& [i, r] : slot->second)  // runs in order: the first after `run`
-    if (i > at->second && same_sequence(env, run, env.runs[i])) return r;
+  const auto& pins = slot->second;  // runs in order: the first after `run`
+  auto after = std::upper_bound(pins.begin(), pins.end(), at->second, [](size_t i, const auto& p) { return i < p.first; });
+  for (auto it = after; it != pins.end(); ++it)
+    if (same_sequence(env, run, env.runs[it->first])) return it->second;
   return nullptr;
 }
 
@@ -326,18 +328,6 @@ const ComposeService* service_at(const FileFacts& f, const Location& at) {
     for (size_t i = s.first_command; i < s.end_command && i < f.commands.size(); ++i)
       if (f.commands[i].loc.range.line <= at.range.line && at.range.line <= f.commands[i].loc.range.end_line) return &s;
   return nullptr;
-}
-
-// Does the file make a virtual environment (`python -m venv`, `virtualenv`, `uv venv`) before line `line`?
-bool venv_before(const FileFacts& f, int line) {
-  for (const Command& c : f.commands) {
-    if (c.loc.range.line >= line || c.argv.empty()) continue;
-    const std::string& p = c.argv[0].text;
-    if (p == "virtualenv" || (p == "uv" && c.argv.size() > 1 && c.argv[1].text == "venv")) return true;
-    for (size_t i = 1; i + 1 < c.argv.size(); ++i)
-      if (c.argv[i].text == "-m" && (c.argv[i + 1].text == "venv" || c.argv[i + 1].text == "virtualenv")) return true;
-  }
-  return false;
 }
 
 }  // namespace
@@ -355,7 +345,7 @@ std::string install_place(const PkgEnv& env, const PkgRun& run) {
   if (f->facts->kind == FileKind::Requirements && run.install->tool == Installer::RequirementsFile)
     return "on bare pip (" + f->src.path() + ", which nothing in the project installs into an image)";
   if (f->facts->kind == FileKind::CondaEnv) return "in the conda environment " + f->src.path() + " describes";
-  if (venv_before(*f->facts, run.install->loc.range.line)) return "in the virtual environment set up in " + f->src.path();
+  if (run.after_venv) return "in the virtual environment set up in " + f->src.path();
   return "on the host (" + f->src.path() + ")";
 }
 
