@@ -117,12 +117,7 @@ struct Links {
 int first_venv_line(const FileFacts& f) {
   int first = 0;
   for (const Command& c : f.commands) {
-    if (c.argv.empty() || (first && c.loc.range.line >= first)) continue;
-    const std::string& p = c.argv[0].text;
-    bool venv = p == "virtualenv" || (p == "uv" && c.argv.size() > 1 && c.argv[1].text == "venv");
-    for (size_t i = 1; !venv && i + 1 < c.argv.size(); ++i)
-      venv = c.argv[i].text == "-m" && (c.argv[i + 1].text == "venv" || c.argv[i + 1].text == "virtualenv");
-    if (venv) first = c.loc.range.line;
+    if ((!first || c.loc.range.line < first) && makes_venv(c)) first = c.loc.range.line;
   }
   return first;
 }

@@ -95,6 +95,16 @@ bool has_flag(const Command& c, std::initializer_list<std::string_view> names) {
   return false;
 }
 
+bool makes_venv(const Command& c) {
+  if (c.argv.empty()) return false;
+  const std::string& p = c.argv[0].text;
+  std::string_view prog = std::string_view(p).substr(p.rfind('/') == std::string::npos ? 0 : p.rfind('/') + 1);
+  if (prog == "virtualenv" || (prog == "uv" && c.argv.size() > 1 && c.argv[1].text == "venv")) return true;
+  for (size_t i = 1; i + 1 < c.argv.size(); ++i)
+    if (c.argv[i].text == "-m" && (c.argv[i + 1].text == "venv" || c.argv[i + 1].text == "virtualenv")) return true;
+  return false;
+}
+
 static_assert(sizeof(FileFacts) == 216, "a new FileFacts field: check it in facts_empty()");
 
 bool facts_empty(const FileFacts& f) {

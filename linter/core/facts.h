@@ -194,6 +194,8 @@ struct Command {
 // Helpers to read flags off a command: "--tp 2", "--tp=2", "-tp 2".
 std::optional<Word> flag_value(const Command& c, std::initializer_list<std::string_view> names);
 bool has_flag(const Command& c, std::initializer_list<std::string_view> names);
+// Does the command make a Python virtual environment (`python -m venv`, `virtualenv`, `uv venv`)?
+bool makes_venv(const Command& c);
 
 // ---- configs (YAML / JSON / TOML) ----------------------------------------
 

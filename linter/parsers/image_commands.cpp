@@ -192,8 +192,7 @@ bool makes_env(const Command& c) {
   if (a.empty()) return false;
   std::string p = base(a[0].text);
   auto arg = [&](size_t k) { return k < a.size() ? a[k].text : std::string(); };
-  if (p == "virtualenv" || (p == "uv" && arg(1) == "venv")) return true;
-  if (starts_with(p, "python") && arg(1) == "-m") return arg(2) == "venv" || arg(2) == "virtualenv";
+  if (makes_venv(c)) return true;
   if (p == "conda" || p == "mamba" || p == "micromamba")
     return arg(1) == "create" || arg(1) == "activate" || (arg(1) == "env" && arg(2) == "create");
   return (p == "source" || p == ".") && ends_with(arg(1), "bin/activate");

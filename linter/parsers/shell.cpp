@@ -783,10 +783,11 @@ class Walker {
     return out;
   }
 
-  void machine_if(TSNode n) {
+  // Both return whether a branch section was opened.
+  bool machine_if(TSNode n) {
     std::vector<Branch> brs = if_branches(n);
     std::string tests;
-    bool same_sense = true;
+    bool same_sense = true, opened = false;
     for (Branch& br : brs) {
       if (br.test.empty()) {  // else: runs where every test failed
         br.test = tests;
@@ -799,14 +800,16 @@ class Walker {
         same_sense = same_sense && !br.negated;
         tests += br.test;
       }
-      if (branch_section(br)) ++sections_opened_;
+      opened = branch_section(br) || opened;
     }
+    return opened;
   }
 
-  void machine_case(TSNode n) {
+  bool machine_case(TSNode n) {
     TSNode value = ts_node_child_by_field_name(n, "value", 5);
-    if (ts_node_is_null(value) || !probes_machine(raw(value))) return;
+    if (ts_node_is_null(value) || !probes_machine(raw(value))) return false;
     std::string patterns;
+    bool opened = false;
     ts::each_named_child(n, [&](TSNode item) {
       if (!is(item, "case_item")) return;
       Branch br;
@@ -819,10 +822,10 @@ class Walker {
       if (br.test == "* ") br = Branch{patterns, true, br.first, br.last};
       else patterns += br.test;
       br.test = std::string(raw(value)) + " " + br.test;
-      if (branch_section(br)) ++sections_opened_;
+      opened = branch_section(br) || opened;
     });
+    return opened;
   }
-  int sections_opened_ = 0;
 
   // Shell functions of this script (`pip_install() { python -m pip install "$@"; }`): a call
   // runs the body again with the call's words as "$@" and $1..$9, each where the call writes it.
@@ -852,16 +855,13 @@ class Walker {
   // In a function's body, `$1` / `"${2}"` alone is the call's word: it moves to where the call
   // writes it, and the body's word becomes the related place.
   void call_argument(Word& w) {
-    if (calls_ == 0 || call_args_.empty()) return;
-    std::string_view r = w.raw;
-    if (r.size() >= 2 && r.front() == '"' && r.back() == '"') r = r.substr(1, r.size() - 2);
-    if (r.size() >= 3 && r[1] == '{' && r.back() == '}') r = r.substr(2, r.size() - 3);
-    else if (r.size() >= 2) r = r.substr(1);
-    if (w.raw.find('$') == std::string::npos || r.size() != 1 || r[0] < '1' || r[0] > '9') return;
-    size_t k = static_cast<size_t>(r[0] - '0');
-    if (k >= call_args_.size()) return;
-    out_.expansions.push_back({call_args_[k].loc, w.loc, "expanded here ($" + std::string(r) + ")"});
-    w.loc = call_args_[k].loc;
+    if (calls_ == 0 || w.raw.find('$') == std::string::npos) return;
+    for (size_t k = 1; k < call_args_.size() && k <= 9; ++k) {
+      if (!variable_alone(w.raw, std::to_string(k))) continue;
+      out_.expansions.push_back({call_args_[k].loc, w.loc, "expanded here ($" + std::to_string(k) + ")"});
+      w.loc = call_args_[k].loc;
+      return;
+    }
   }
 
   void call_function(const Command& cmd) {
@@ -1118,9 +1118,7 @@ class Walker {
     }
     if (!std::strcmp(t, "comment")) return comment(n);
     if (!std::strcmp(t, "if_statement") || !std::strcmp(t, "case_statement")) {
-      int before = sections_opened_;
-      if (calls_ == 0) t[0] == 'i' ? machine_if(n) : machine_case(n);
-      bool nested = sections_opened_ > before;
+      bool nested = calls_ == 0 && (t[0] == 'i' ? machine_if(n) : machine_case(n));
       machine_depth_ += nested;
       walk_children(n);
       machine_depth_ -= nested;
@@ -1252,8 +1250,8 @@ class ShellParser : public Parser {
   }
   void parse(const SourceFile& src, FileFacts& out, ParseDiag& diag) const override {
     out.kind = FileKind::Shell;
+    banner_sections(src, out);  // first: the walk inserts its branch sections among them, in line order
     parse_shell(src, {}, -1, CommandContext::Script, out, diag);
-    banner_sections(src, out);
   }
 };
 
