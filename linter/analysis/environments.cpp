@@ -59,11 +59,14 @@ void fill_run(const Project& p, PkgRun& run,
   run.upgrade = in.upgrade;
   run.torch_backend = in.torch_backend;
   run.torch_backend_value = in.torch_backend_value;
+  size_t named_files = 0;  // -c values that name a file
   for (auto& [v, l] : in.constraint_files) {
     Requirement r;
     if (v.find('/') == std::string::npos && parse_requirement(v, r) && !r.specifier.empty()) {
       r.loc = l;
       run.inline_constraints.push_back(std::move(r));
+    } else {
+      ++named_files;
     }
   }
   for (auto& [t, ins] : p.installed_by)
@@ -72,6 +75,7 @@ void fill_run(const Project& p, PkgRun& run,
         if (i.constraint) run.constraint_files.push_back(t), run.command_constraints.push_back(t);
         else todo.push_back(t);
       }
+  run.unseen_constraints = named_files > run.command_constraints.size();
   std::set<const ParsedFile*> seen;
   while (!todo.empty()) {
     const ParsedFile* f = todo.back();
@@ -172,6 +176,7 @@ void in_run_order(std::vector<PkgRun>& runs) {
 void dockerfile_envs(const Project& p, const Links& l, const ParsedFile& f, std::vector<PkgEnv>& envs) {
   int n = static_cast<int>(f.facts->images.size());
   for (int s = 0; s < n; ++s) {
+    if (!p.stage_built(f, s)) continue;  // a stage nothing needs is not built
     PkgEnv env{&f, s, p.stage_image(f, s), {}};
     std::set<int> chain;
     for (int k = s; k >= 0 && k < n && chain.insert(k).second;)

@@ -33,6 +33,9 @@ struct PkgRun {
   std::vector<const ParsedFile*> command_constraints;  // those the command itself names (-c on the command line)
   bool no_deps = false, upgrade = false, torch_backend = false;
   bool after_venv = false;           // `file` makes a virtual environment on an earlier line
+  // a -c/--override file that is not in the project (made by `pip freeze` during the build, a
+  // URL, a path outside the tree): what it pins is unknown
+  bool unseen_constraints = false;
   std::string torch_backend_value;
   std::map<std::string, const Requirement*> exact_pins;  // name -> exact pin in members/constraint files
 };

@@ -159,6 +159,24 @@ const Image* Project::stage_image(const ParsedFile& df, int stage) const {
   return nullptr;
 }
 
+bool Project::stage_built(const ParsedFile& df, int stage) const {
+  const auto& imgs = df.facts->images;
+  if (stage < 0 || stage >= static_cast<int>(imgs.size()) || !imgs[stage].unused) return true;
+  return build_targets_.count(lower(imgs[stage].stage_name)) > 0;
+}
+
+// The stage names builds target: `--target NAME` / `--target=NAME` in any command, and any
+// config value under a `target` key (compose `build.target`, a CI build step's `target:`).
+void Project::find_build_targets() {
+  build_targets_.clear();
+  for (const auto& f : files) {
+    for (const Command& c : f->facts->commands)
+      if (auto t = flag_value(c, {"--target"})) build_targets_.insert(lower(t->text));
+    for (const ConfigEntry& e : f->facts->config)
+      if (e.scalar && e.key() == "target") build_targets_.insert(lower(e.value));
+  }
+}
+
 // Does `dir` hold `other` (or is it the same folder)? "" is the lint root.
 static bool holds_dir(const std::string& dir, const std::string& other) {
   return dir.empty() || other == dir || starts_with(other, dir + "/");
@@ -284,6 +302,7 @@ void Project::link() {
   link_requirement_files();
   link_image_scripts();
   find_include_cycles();
+  find_build_targets();
   envs = package_envs(*this);
   index_contexts();
 }

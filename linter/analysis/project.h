@@ -2,6 +2,7 @@
 // The linted project: every file, its facts, and the links between files.
 #pragma once
 #include <map>
+#include <set>
 #include <unordered_map>
 #include <memory>
 #include <string>
@@ -110,6 +111,9 @@ class Project {
   std::vector<InstallContext> contexts_for(const ParsedFile& f) const;
   // The base image a Dockerfile stage runs on (following FROM <earlier stage>).
   const Image* stage_image(const ParsedFile& dockerfile, int stage) const;
+  // Is the Dockerfile stage built: one its last stage needs, or one a build names as its
+  // target (`docker build --target NAME`, a compose or CI `target: NAME`)?
+  bool stage_built(const ParsedFile& dockerfile, int stage) const;
 
   // Project-level facts that rules ask for often.
   // a uv.lock/poetry.lock in the folder of `for_path` or above it pins pkg
@@ -161,6 +165,8 @@ class Project {
   // (analysis/sourced.cpp). Once per project, before link_compose_scripts().
   void link_sourced_files();
   std::map<const ParsedFile*, SourcedFiles> sourced_;
+  std::set<std::string> build_targets_;  // stage names given as a build's target, lower case
+  void find_build_targets();
   bool builds_linked_ = false;
   void link_image_scripts();
   void link_requirement_files();

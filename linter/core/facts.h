@@ -114,6 +114,7 @@ struct Install {
   std::string torch_backend_value;
   int stage = -1;                // Dockerfile build stage index, -1 outside Dockerfiles
   Location loc;                  // the command (or the file's first line)
+  bool no_index = false;         // --no-index / PIP_NO_INDEX: only --find-links and local files
 };
 
 // ---- containers -----------------------------------------------------------
@@ -123,6 +124,9 @@ struct Image {
   std::string stage_name;  // "AS builder"
   int stage = 0;
   bool from_stage = false; // FROM <earlier stage name>
+  // Nothing the last stage builds on or copies from needs this stage: BuildKit skips it
+  // unless a build names it as its --target.
+  bool unused = false;
   int parent_stage = -1;   // index of the stage it builds on, when from_stage
   Location loc;
 };

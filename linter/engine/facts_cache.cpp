@@ -38,7 +38,7 @@ static_assert(kLast<FileKind> <= static_cast<int>(cache_key::kKind), "a file kin
 static_assert(sizeof(Range) == 16 && sizeof(Location) == 24);
 static_assert(sizeof(Requirement) == 280, "serialize the new Requirement field in facts_cache.cpp");
 static_assert(sizeof(IndexUrl) == 64, "serialize the new IndexUrl field in facts_cache.cpp");
-static_assert(sizeof(Install) == 176, "serialize the new Install field in facts_cache.cpp");
+static_assert(sizeof(Install) == 184, "serialize the new Install field in facts_cache.cpp");
 static_assert(sizeof(Image) == 104, "serialize the new Image field in facts_cache.cpp");
 static_assert(sizeof(EnvSetting) == 96, "serialize the new EnvSetting field in facts_cache.cpp");
 static_assert(sizeof(FileRef) == 104, "serialize the new FileRef field in facts_cache.cpp");
@@ -321,10 +321,10 @@ template <class A> void fields(A& a, Requirement& r) {
 template <class A> void fields(A& a, IndexUrl& i) { a(i.url), a(i.role), a(i.loc); }
 template <class A> void fields(A& a, Install& i) {
   a(i.tool), a(i.packages), a(i.requirement_files), a(i.constraint_files), a(i.indexes), a(i.no_deps);
-  a(i.upgrade), a(i.torch_backend), a(i.torch_backend_value), a(i.stage), a(i.loc);
+  a(i.upgrade), a(i.torch_backend), a(i.torch_backend_value), a(i.stage), a(i.loc), a(i.no_index);
 }
 template <class A> void fields(A& a, Image& i) {
-  a(i.ref), a(i.stage_name), a(i.stage), a(i.from_stage), a(i.parent_stage), a(i.loc);
+  a(i.ref), a(i.stage_name), a(i.stage), a(i.from_stage), a(i.unused), a(i.parent_stage), a(i.loc);
 }
 template <class A> void fields(A& a, EnvSetting& e) { a(e.name), a(e.value), a(e.origin), a(e.stage), a(e.loc); }
 template <class A> void fields(A& a, FileRef& r) { a(r.target), a(r.kind), a(r.dest), a(r.stage), a(r.loc); }

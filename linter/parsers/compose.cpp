@@ -200,7 +200,7 @@ class ComposeParser : public Parser {
   FileKind kind() const override { return FileKind::Yaml; }
   int priority() const override { return 5; }
   bool accepts(const FileInfo& f) const override {
-    std::string n = lower(f.name);
+    std::string n = without_template_suffix(lower(f.name));  // a committed `.sample` is copied into place
     if (!ends_with(n, ".yml") && !ends_with(n, ".yaml")) return false;
     return starts_with(n, "docker-compose") || starts_with(n, "compose.") || starts_with(n, "compose-") ||
            starts_with(n, "podman-compose");

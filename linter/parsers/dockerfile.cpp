@@ -217,6 +217,7 @@ class DockerfileParser : public Parser {
     std::map<std::string, std::string> global_args;
     std::map<std::string, std::string> vars;  // current stage ARG + ENV
     std::vector<std::map<std::string, std::string>> stage_env;  // ENV per stage (inherited by FROM <stage>)
+    std::vector<std::set<int>> needs;  // per stage: the earlier stages it builds on, copies or mounts from
     int stage = -1;
     int n = 0;
 
@@ -272,6 +273,38 @@ class DockerfileParser : public Parser {
         Range r = any ? line_range(1) : Range{1, 1, 1, 1};
         diag.error(src.path(), r, src.path() + ": no FROM instruction; not a valid Dockerfile", "dockerfile-syntax");
       }
+      mark_unused();
+    }
+
+    // `--from=NAME` or `--from=0`: the earlier stage it names, or -1 (an image, or unknown).
+    int stage_named(const std::string& ref) const {
+      if (!ref.empty() && std::all_of(ref.begin(), ref.end(), [](char c) { return c >= '0' && c <= '9'; }))
+        return ref.size() < 4 && std::stoi(ref) < stage ? std::stoi(ref) : -1;
+      std::string l = lower(ref);
+      for (const Image& prev : out.images)
+        if (!prev.stage_name.empty() && lower(prev.stage_name) == l) return prev.stage;
+      return -1;
+    }
+    void uses_stage(const std::string& ref) {
+      int s = stage_named(docker_subst(ref, vars, esc));
+      if (s >= 0 && stage >= 0) needs[static_cast<size_t>(stage)].insert(s);
+    }
+
+    // Stages the last one does not reach through FROM, COPY --from or RUN --mount=from=. A file
+    // whose stages never use one another is a set of alternatives (chosen by --target, or all
+    // built by the legacy builder): each is judged.
+    void mark_unused() {
+      if (std::all_of(needs.begin(), needs.end(), [](const std::set<int>& n) { return n.empty(); })) return;
+      std::vector<bool> reached(out.images.size(), false);
+      std::vector<int> todo = {static_cast<int>(out.images.size()) - 1};
+      while (!todo.empty()) {
+        int s = todo.back();
+        todo.pop_back();
+        if (reached[static_cast<size_t>(s)]) continue;
+        reached[static_cast<size_t>(s)] = true;
+        todo.insert(todo.end(), needs[static_cast<size_t>(s)].begin(), needs[static_cast<size_t>(s)].end());
+      }
+      for (size_t i = 0; i < reached.size(); ++i) out.images[i].unused = !reached[i];
     }
 
     // Parser directives at the top: "# escape=`", "# syntax=...".
@@ -445,6 +478,8 @@ class DockerfileParser : public Parser {
       }
       vars = envs;
       stage_env.push_back(envs);
+      needs.emplace_back();
+      if (img.from_stage) needs.back().insert(img.parent_stage);
       out.images.push_back(img);
     }
 
@@ -526,7 +561,7 @@ class DockerfileParser : public Parser {
       auto words = split_words(a.text, false, esc);
       size_t i = 0;
       while (i < words.size() && starts_with(words[i].text, "--")) {
-        if (starts_with(words[i].text, "--from")) return;  // copies from another stage/image
+        if (starts_with(words[i].text, "--from=")) return uses_stage(words[i].text.substr(7));  // another stage/image
         ++i;
       }
       if (i >= words.size()) return;
@@ -578,6 +613,15 @@ class DockerfileParser : public Parser {
       relocate(cmds);
     }
 
+    // `--mount=type=bind,from=builder,source=/wheels,target=/w`: the stage it mounts from.
+    void mount_from(const std::string& options) {
+      for (size_t b = 0; b < options.size();) {
+        size_t e = std::min(options.find(',', b), options.size());
+        if (options.compare(b, 5, "from=") == 0) uses_stage(options.substr(b + 5, e - b - 5));
+        b = e + 1;
+      }
+    }
+
     void command(const std::vector<Segment>& segs, size_t argstart, const Joined& a,
                  const std::vector<Heredoc>& docs, const std::string& kw) {
       // RUN flags: --mount=..., --network=..., --security=...
@@ -586,6 +630,7 @@ class DockerfileParser : public Parser {
         auto words = split_words(a.text, false, esc);
         for (auto& w : words) {
           if (!starts_with(w.text, "--")) break;
+          if (starts_with(w.text, "--mount=")) mount_from(w.text.substr(8));
           skip = w.e;
         }
         while (skip < a.text.size() && std::isspace(static_cast<unsigned char>(a.text[skip]))) ++skip;

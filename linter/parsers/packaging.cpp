@@ -315,6 +315,8 @@ void apply_env(Install& in, const std::string& name, const std::string& value, c
     in.torch_backend_value = value;
   } else if (name == "PIP_NO_DEPS" && truthy(value))
     in.no_deps = true;
+  else if (name == "PIP_NO_INDEX" && truthy(value))
+    in.no_index = true;
   else if ((name == "PIP_CONSTRAINT" || name == "UV_CONSTRAINT" || name == "UV_OVERRIDE") && !value.empty())
     in.constraint_files.push_back({value, loc});
 }
@@ -408,6 +410,7 @@ void parse_pip_args(const Command& c, size_t start, Install& in) {
       continue;
     }
     if (name == "--no-deps" || name == "--no-dependencies") in.no_deps = true;
+    else if (name == "--no-index") in.no_index = true;
     else if (name == "-U" || name == "--upgrade" || name == "--force-reinstall" || name == "--reinstall")
       in.upgrade = true;
     else if (!starts_with(name, "--") && name.size() > 2 && name.find_first_not_of("qvUIy", 1) == std::string::npos) {

@@ -282,6 +282,32 @@ std::string shebang_interpreter(std::string_view head) {
   return prog;
 }
 
+std::optional<std::string> script_dir(std::string_view raw) {
+  std::string t = trim(raw);
+  if (t.size() >= 2 && t.front() == '"' && t.back() == '"') t = t.substr(1, t.size() - 2);
+  int up = 0;
+  for (; ends_with(t, "/.."); ++up) t.resize(t.size() - 3);
+  bool substitution = (starts_with(t, "$(") && ends_with(t, ")")) || (t.size() > 1 && t.front() == '`' && t.back() == '`');
+  bool own_path = t.find("BASH_SOURCE") != std::string::npos || t.find("$0") != std::string::npos ||
+                  t.find("${0}") != std::string::npos;
+  if (!substitution || !own_path || t.find("dirname") == std::string::npos) return std::nullopt;
+  for (size_t k; (k = t.find("/dev/null")) != std::string::npos;) t.erase(k, 9);
+  for (size_t k; (k = t.find("/..")) != std::string::npos; ++up) t.erase(k, 3);
+  if (t.find('/') != std::string::npos || up > 8) return std::nullopt;  // another folder: not followed
+  std::string dir = ".";
+  for (int i = 0; i < up; ++i) dir = i ? dir + "/.." : "..";
+  return dir;
+}
+
+std::string without_template_suffix(std::string n) {
+  for (const char* suffix : kSettingsTemplateSuffixes)
+    if (ends_with(n, suffix) && n.size() > std::strlen(suffix)) {
+      n.resize(n.size() - std::strlen(suffix));
+      break;
+    }
+  return n;
+}
+
 bool shell_shebang(std::string_view head) {
   std::string p = shebang_interpreter(head);
   return p == "sh" || p == "bash" || p == "zsh" || p == "dash" || p == "ksh";
@@ -385,6 +411,19 @@ class Walker {
     return w;
   }
 
+  // A value that is not an array, expanded (or the script's own folder: script_dir) into `e`;
+  // whether it could be resolved.
+  bool plain_value(TSNode value, EnvSetting& e) {
+    e.loc = loc(value);
+    if (auto dir = script_dir(raw(value))) {
+      e.value = *dir;
+      return true;
+    }
+    Expanded x = expand_word(raw(value), vars_);
+    e.value = x.text;
+    return x.resolved;
+  }
+
   void assign(TSNode a, EnvOrigin origin) {
     TSNode name = ts_node_child_by_field_name(a, "name", 4);
     TSNode value = ts_node_child_by_field_name(a, "value", 5);
@@ -413,10 +452,7 @@ class Walker {
       e.loc = loc(value);
       if (append && !e.value.empty()) e.value = " " + e.value;
     } else if (!ts_node_is_null(value)) {
-      Expanded x = expand_word(raw(value), vars_);
-      e.value = x.text;
-      resolved = x.resolved;
-      e.loc = loc(value);
+      resolved = plain_value(value, e);
     } else {
       e.loc = loc(a);
     }
@@ -1239,6 +1275,24 @@ void banner_sections(const SourceFile& src, FileFacts& out) {
   }
 }
 
+// Parses a script; with `quiet`, bash syntax errors are not reported (a zsh script, a
+// template or a dotenv file has a syntax of its own), the budget's notes and the facts stay.
+void parse_shell_quietly(const SourceFile& src, bool quiet, FileFacts& out, ParseDiag& diag) {
+  ParseDiag own;
+  own.python_wanted = diag.python_wanted;
+  parse_shell(src, {}, -1, CommandContext::Script, out, own);
+  for (auto& n : own.notes)
+    if (!quiet || n.id != "shell-syntax") diag.notes.push_back(std::move(n));
+}
+
+// A zsh script, or a template (Jinja, Go) that renders to a script: not bash as written.
+bool other_syntax(const SourceFile& src) {
+  std::string n = lower(src.path());
+  for (const char* ext : {".zsh", ".j2", ".jinja", ".jinja2", ".tmpl", ".tpl"})
+    if (ends_with(n, ext)) return true;
+  return shebang_interpreter(src.text().substr(0, 256)) == "zsh";
+}
+
 class ShellParser : public Parser {
  public:
   FileKind kind() const override { return FileKind::Shell; }
@@ -1251,7 +1305,7 @@ class ShellParser : public Parser {
   void parse(const SourceFile& src, FileFacts& out, ParseDiag& diag) const override {
     out.kind = FileKind::Shell;
     banner_sections(src, out);  // first: the walk inserts its branch sections among them, in line order
-    parse_shell(src, {}, -1, CommandContext::Script, out, diag);
+    parse_shell_quietly(src, other_syntax(src), out, diag);
   }
 };
 
@@ -1260,17 +1314,22 @@ class ShellParser : public Parser {
 // like one (its first line that is not blank or a comment assigns a variable), so an nginx
 // or INI `.conf` stays silent. A committed template of one (`cluster.env.example`, `.sample`,
 // `.template`, `.dist`: copied into place before it is sourced) counts as the file.
+
+
 bool env_file_name(const std::string& name) {
-  std::string n = name;
-  for (const char* suffix : kSettingsTemplateSuffixes)
-    if (ends_with(n, suffix) && n.size() > std::strlen(suffix)) {
-      n.resize(n.size() - std::strlen(suffix));
-      break;
-    }
+  std::string n = without_template_suffix(name);
   if (n == ".envrc" || n == ".env" || starts_with(n, ".env.")) return true;
   for (const char* ext : {".env", ".conf", ".vars"})
     if (ends_with(n, ext)) return true;
   return false;
+}
+
+// A dotenv file or its template (`.env`, `.env.local`, `cluster.env.example`): Compose reads
+// `KEY=VALUE` lines of its own syntax, where `KEY=<your token>` is a placeholder, not a bash
+// redirect. Its shell syntax is not reported; what it assigns is still read.
+bool dotenv_name(const std::string& path) {
+  std::string n = without_template_suffix(lower(path.substr(path.rfind('/') + 1)));
+  return n == ".env" || starts_with(n, ".env.") || ends_with(n, ".env");
 }
 
 std::string_view trim_view(std::string_view v) {
@@ -1320,7 +1379,7 @@ class ShellEnvParser : public Parser {
   }
   void parse(const SourceFile& src, FileFacts& out, ParseDiag& diag) const override {
     out.kind = FileKind::Shell;
-    if (looks_like_assignments(src.text())) parse_shell(src, {}, -1, CommandContext::Script, out, diag);
+    if (looks_like_assignments(src.text())) parse_shell_quietly(src, dotenv_name(src.path()), out, diag);
   }
 };
 

@@ -3,6 +3,7 @@
 // notebook `!cmd` lines become Command facts (tree-sitter-bash).
 #pragma once
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -14,6 +15,13 @@ namespace sc {
 // Suffixes of a committed template of a settings file (`cluster.env.example`), which a script
 // copies into place before sourcing it: the template stands for the file.
 inline constexpr const char* kSettingsTemplateSuffixes[] = {".example", ".sample", ".template", ".dist"};
+// The folder a script's own-location idiom names, relative to the script: "." for
+// `"$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"` or `$(dirname "$(readlink -f "$0")")`, ".."
+// for `"$(dirname "$0")/.."`; nullopt for any other value.
+std::optional<std::string> script_dir(std::string_view raw_value);
+
+// The name without such a suffix (`cluster.env.example` -> `cluster.env`), else unchanged.
+std::string without_template_suffix(std::string name);
 
 // Parse `src` as bash and append to `out`:
 //  - every simple command (in lists, pipelines, subshells, if/for/while/case,

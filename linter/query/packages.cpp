@@ -20,8 +20,13 @@ std::vector<InstalledPackage> packages_in(const PkgEnv& env) {
   for (const PkgRun& run : env.runs)
     for (const PkgMember& m : run.members)
       for (const Requirement& r : m.install->packages)
-        if (!requirement_skips_aarch64(r)) out.push_back({&env, &run, &m, &r});
+        if (!requirement_skips_aarch64(r) && !from_own_wheels(*m.install)) out.push_back({&env, &run, &m, &r});
   return out;
+}
+
+bool from_own_wheels(const Install& in) {
+  return in.no_index && std::any_of(in.indexes.begin(), in.indexes.end(),
+                                    [](const IndexUrl& ix) { return ix.role == IndexRole::FindLinks; });
 }
 
 std::vector<InstalledPackage> installs_of(const Project& p, std::string_view name) {

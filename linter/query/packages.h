@@ -27,6 +27,9 @@ const std::vector<PkgEnv>& environments(const Project& p);
 // Every requirement of every run of `env`, in install order; those that pip never installs on
 // aarch64 Linux (marker, foreign wheel) left out.
 std::vector<InstalledPackage> packages_in(const PkgEnv& env);
+// `pip install --no-index --find-links DIR pkgs`: wheels the user built or downloaded into DIR,
+// not an index's release of the day. packages_in leaves them out: no drift, no PyPI build.
+bool from_own_wheels(const Install& in);
 // Every install of `name` across the project's environments (aarch64-excluded ones left out).
 std::vector<InstalledPackage> installs_of(const Project& p, std::string_view name);
 // The environment an install command runs in: its Dockerfile stage, or its host file; null for

@@ -34,6 +34,7 @@ const std::vector<std::string>& watch_globs() {
       // their committed templates (kSettingsTemplateSuffixes)
       "**/*.{env,conf,vars}.{example,sample,template,dist}",
       "**/.envrc.{example,sample,template,dist}",
+      "**/*.{yml,yaml}.{example,sample,template,dist}",  // compose files
       // what decides which files are linted
       "**/{.gitignore,.ignore}",
   };

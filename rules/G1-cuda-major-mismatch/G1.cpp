@@ -269,7 +269,8 @@ void image(const Project& p, const Image& im, Reporter& out) {
 void images(const Project& p, const ParsedFile& f, Reporter& out) {
   if (f.facts->images.empty() || query::other_platform(p, f.src.path())) return;
   for (const Image& im : f.facts->images)
-    if (!im.from_stage && !smoke_test_stage(f, im.stage) && !query::other_platform_section(*f.facts, im.loc.range.line))
+    if (!im.from_stage && !smoke_test_stage(f, im.stage) && p.stage_built(f, im.stage) &&
+        !query::other_platform_section(*f.facts, im.loc.range.line))
       image(p, im, out);
 }
 

@@ -112,10 +112,12 @@ void never_targets_121a(const std::vector<const Place*>& uses, Reporter& out) {
       std::move(more)));
 }
 
-// Is `dir` the build's directory or below it? A build serves the uses in its own tree; a
-// top-level README naming NVFP4 does not make a nested toy `nvcc hello.cu` an NVFP4 build.
-bool in_tree_of(const Place& b, const std::string& dir) {
-  return b.dir.empty() || dir == b.dir || starts_with(dir, b.dir + "/");
+// Does build `b` serve use `u`? A build serves the uses in its own tree; a top-level README
+// naming NVFP4 does not make a nested toy `nvcc hello.cu` an NVFP4 build. A document's build or
+// use meets only what Place::near allows.
+bool serves(const Place& b, const Place& u) {
+  if (b.doc || u.doc) return b.near(u);
+  return b.dir.empty() || u.dir == b.dir || starts_with(u.dir, b.dir + "/");
 }
 
 // The uses in build `b`'s tree that no architecture list speaks for, one per line.
@@ -123,7 +125,7 @@ std::vector<const Place*> unlisted_uses_near(const Evidence& ev, const Place& b)
   std::vector<const Place*> r;
   std::set<std::pair<std::string, int>> lines;
   for (const auto& u : ev.uses)
-    if (in_tree_of(b, u.dir) && !archs_named_near(ev, u) && lines.insert({u.loc.path, u.loc.range.line}).second)
+    if (serves(b, u) && !archs_named_near(ev, u) && lines.insert({u.loc.path, u.loc.range.line}).second)
       r.push_back(&u);
   return r;
 }
@@ -147,7 +149,8 @@ void uses_without_arch(const Evidence& ev, Reporter& out) {
                        std::any_of(ev.suffixed.begin(), ev.suffixed.end(), near_u);
     if (!listed_near && !ev.ngc_files.count(u.loc.path)) unbuilt.push_back(&u);
   }
-  if (ev.specific.empty()) never_targets_121a(unbuilt, out);
+  // NVIDIA's NGC images, the project's only engines, are its Spark builds
+  if (ev.specific.empty() && !ev.only_ngc_engines()) never_targets_121a(unbuilt, out);
 }
 
 class Nvfp4Rule : public Rule {

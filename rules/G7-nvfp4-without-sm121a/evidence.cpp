@@ -21,11 +21,17 @@ static std::string dir_of(const std::string& path) {
   return k == std::string::npos ? std::string() : path.substr(0, k);
 }
 
+static bool markdown_path(const std::string& path) {
+  std::string n = lower(path);
+  return ends_with(n, ".md") || ends_with(n, ".mdx") || ends_with(n, ".markdown");
+}
+
 bool near_dirs(const std::string& a, const std::string& b) {
   return a.empty() || b.empty() || a == b || starts_with(b, a + "/") || starts_with(a, b + "/");
 }
 
-Place::Place(Location l, std::string w) : loc(std::move(l)), what(std::move(w)), dir(dir_of(loc.path)), value_loc(loc) {}
+Place::Place(Location l, std::string w)
+    : loc(std::move(l)), what(std::move(w)), dir(dir_of(loc.path)), value_loc(loc), doc(markdown_path(loc.path)) {}
 
 // ---- architecture lists ------------------------------------------------------------
 
@@ -471,6 +477,7 @@ static bool names_archs(const FileFacts& ff) {
 static void env_setting(const EnvSetting& e, Evidence& ev) {
   ev.arch_setting(e.name, e.value, e.loc);
   if (nvfp4_word(e.value) && !naming_key(lower(e.name))) ev.uses.push_back({e.loc, e.name + "=" + e.value});
+  else if (knowledge::in("nvfp4-env", e.name)) ev.uses.push_back({e.loc, e.name});
 }
 
 // A JSON file a run wrote (results/, artifacts/...): knowledge `recorded-output-dirs`.
@@ -479,6 +486,33 @@ static bool recorded_output(std::string_view path) {
   for (size_t b = 0, e; (e = path.find('/', b)) != std::string_view::npos; b = e + 1)
     if (knowledge::in("recorded-output-dirs", lower(path.substr(b, e - b)))) return true;
   return false;
+}
+
+// An image of an engine with NVFP4 kernels in a text (an image reference, or a setting's value
+// such as `${TRT_IMAGE:-nvcr.io/nvidia/tensorrt-llm/release:1.2.0rc4}`): knowledge
+// nvfp4-engine-images, or an NGC framework image (NVIDIA's build). A setting's value only
+// counts for NVIDIA's images, whose names cannot be mistaken for a path.
+static void engine_image(std::string_view text, Evidence& ev, bool image) {
+  size_t ngc = text.find("nvcr.io/nvidia/");
+  if (ngc != std::string_view::npos) {
+    std::string_view ref = text.substr(ngc);
+    if (is_ngc_framework_image(ref.substr(0, ref.find_first_of("}\"' \t")))) {
+      ev.ngc_engine = true;
+      return;
+    }
+  }
+  const Entry* e = table("nvfp4-engine-images").match(lower(text));
+  if (e && e->get("nvidia") == "true") ev.ngc_engine = true;
+  else if (e && image) ev.other_engine = true;  // a setting's value may be a path (/tmp/trtllm-ssh)
+}
+
+// Where the file's NVFP4 kernels can come from (Evidence::ngc_engine / other_engine).
+static void engine_sources(const FileFacts& ff, Evidence& ev) {
+  for (const Image& im : ff.images) engine_image(im.ref, ev, true);
+  for (const EnvSetting& e : ff.env) engine_image(e.value, ev, false);
+  for (const Install& in : ff.installs)
+    for (const Requirement& r : in.packages)
+      if (query::has_role(r.name, "nvfp4-kernels")) ev.other_engine = true;
 }
 
 Evidence gather(const Project& p) {
@@ -495,6 +529,7 @@ Evidence gather(const Project& p) {
     if (names_archs(ff)) ev.arch_dirs.push_back(dir_of(f->src.path()));
     for (const Image& im : ff.images)
       if (is_ngc_framework_image(im.ref)) ev.ngc_files.insert(f->src.path());
+    engine_sources(ff, ev);
   }
   return ev;
 }

@@ -37,7 +37,14 @@ struct Place {
   std::string dir;
   Location value_loc;  // where the architecture list is written (the flag's value may follow it)
   std::string yields_to;  // a plain environment setting: the variable that decides instead (arch.yaml env_yields_to)
-  bool near(const Place& o) const { return near_dirs(dir, o.dir); }
+  bool doc = false;       // written in a Markdown document
+  // Do the two meet? Files: one's directory contains the other's. A document's code is weaker
+  // evidence: it meets its own document, and the project files of its own folder it describes
+  // (a README beside its Dockerfile), not another document or a subproject's files.
+  bool near(const Place& o) const {
+    if (doc || o.doc) return loc.path == o.loc.path || (doc != o.doc && dir == o.dir);
+    return near_dirs(dir, o.dir);
+  }
 };
 
 struct Evidence {
@@ -47,6 +54,13 @@ struct Evidence {
   std::vector<Place> suffixed;
   std::vector<std::string> arch_dirs;  // directories whose files name architectures (any GPU)
   std::set<std::string> ngc_files;     // files that run an NGC framework image (NVIDIA's Spark builds)
+  // Where the project's NVFP4 kernels can come from: NVIDIA's engine images named anywhere (an
+  // image, or a setting's value such as TRT_IMAGE=nvcr.io/nvidia/tensorrt-llm/release:1.2.0),
+  // and any other source: another engine image (vllm/vllm-openai, lmsysorg/sglang: knowledge
+  // nvfp4-engine-images) or an install of a package with NVFP4 kernels (role nvfp4-kernels).
+  bool ngc_engine = false, other_engine = false;
+  // ... and no kernel build of the project's own (a build, or an arch list for one)
+  bool only_ngc_engines() const { return ngc_engine && !other_engine && builds.empty() && arch_count() == 0; }
 
   // VAR=value for an arch-list variable; `cmake_define` for -DVAR=value on a command line.
   // `suffixed_by`: the project whose CMake turns a plain 12.1 into 12.1a (arch-suffixing-builds).

@@ -135,9 +135,10 @@ bool torch_from_pypi(const Item& it) {
 // ---- bare pip: torch, triton, xformers, transformers without an exact pin. True when reported.
 bool core_stack_unpinned(const Item& it, Reporter& out) {
   if (!query::has_role(it.r.name, "core-stack") || it.pinned) return false;
-  // triton comes at the version an exactly pinned CUDA torch requires (a lower bound keeps it)
+  // triton comes at the version an exactly pinned CUDA torch requires (a lower bound keeps it;
+  // -U moves it past that version)
   if (knowledge::in("pinned-by-torch", it.r.name) && (it.r.specifier.empty() || query::lower_bound_only(it.r)) &&
-      (it.torch_pinned || it.order.torch_before(*it.ip.env, *it.ip.run)))
+      !it.ip.run->upgrade && (it.torch_pinned || it.order.torch_before(*it.ip.env, *it.ip.run)))
     return true;
   bool cpu = it.r.name == "torch" && torch_from_pypi(it);
   bool range = it.r.has_upper_bound && !query::lower_bound_only(it.r);
@@ -229,6 +230,7 @@ void judge(const Project& p, const InstalledPackage& ip, query::InstallOrder& or
   Item it{ip, r, r.raw.empty() ? r.name : r.raw, query::exact(r) || query::pinned(p, run, r.name),
           query::pinned(p, run, "torch"), query::command_of(ip), order};
   if (ngc) it.rel.push_back({ngc->loc, "NGC container with a pinned torch stack"});
+  if (run.unseen_constraints) return;  // a -c file outside the project: its pins are unknown
   if (unknown_version(r) || unsloth_with_deps(p, it, out)) return;
   if (order.kept_from_earlier(*ip.env, run, r)) return;  // pip keeps the version installed before
   if (order.pinned_later(*ip.env, run, r.name)) return;    // a later exact pin decides the version

@@ -33,7 +33,7 @@ FileFacts every_fact() {
   Install in{Installer::CondaEnvFile, {r}, {{"req.txt", at(4)}}, {{"c.txt", at(5)}}, {idx}, true, true, true, "cu130", 1, at(6)};
   f.installs = {in};
   f.indexes = {idx};
-  f.images = {{"nvcr.io/nvidia/pytorch:25.11-py3", "builder", 0, false, -1, at(7)}, {"builder", "final", 1, true, 0, at(8)}};
+  f.images = {{"nvcr.io/nvidia/pytorch:25.11-py3", "builder", 0, false, true, -1, at(7)}, {"builder", "final", 1, true, false, 0, at(8)}};
   f.env = {{"CUDA_HOME", "/usr/local/cuda", EnvOrigin::Sed, 1, at(9)}};
   f.refs = {{"requirements.txt", RefKind::Dockerfile, "/app/", 1, at(10)}};
   f.commands = {command(11), command(12)};
@@ -113,6 +113,8 @@ TEST_CASE("facts cache: every fact type survives the round trip") {
   CHECK(f.installs[0].packages[0].local_version == "cu130");
   CHECK(f.installs[0].indexes[0].role == IndexRole::CondaChannel);
   CHECK(f.images[1].parent_stage == 0);
+  CHECK(f.images[0].unused);
+  CHECK_FALSE(f.images[1].unused);
   CHECK(f.commands[1].env[0].second.raw == "'1'");
   CHECK(f.commands[0].context == CommandContext::Kubernetes);
   CHECK(f.config[0].value_loc.range.col == 5);

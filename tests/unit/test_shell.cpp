@@ -416,3 +416,17 @@ TEST_CASE("variables holding 2+ words with a --flag are argument lists, words wh
   auto q = sh("ONE=(--verbose)\nWORDS=(a b c)\nX=--tp\n");
   CHECK(q.facts.arg_lists.empty());
 }
+
+TEST_CASE("script_dir: the idioms for a script's own folder", "[shell]") {
+  CHECK(sc::script_dir(R"x("$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)")x") == ".");
+  CHECK(sc::script_dir(R"x($(cd -- "$(dirname -- "${BASH_SOURCE[0]}")" &> /dev/null && pwd))x") == ".");
+  CHECK(sc::script_dir(R"x($(dirname "$(readlink -f "$0")"))x") == ".");
+  CHECK(sc::script_dir(R"x("$(dirname "$0")/..")x") == "..");
+  CHECK(sc::script_dir(R"x("$(cd "$(dirname "$0")/../.." && pwd)")x") == "../..");
+  CHECK(sc::script_dir("`dirname $0`") == ".");
+  // near misses: another folder below it, the working directory, a plain path
+  CHECK_FALSE(sc::script_dir(R"x("$(dirname "$0")/scripts")x"));
+  CHECK_FALSE(sc::script_dir(R"x("$(pwd)")x"));
+  CHECK_FALSE(sc::script_dir("/opt/app"));
+  CHECK_FALSE(sc::script_dir(R"x($(dirname "$MODEL_PATH"))x"));
+}
