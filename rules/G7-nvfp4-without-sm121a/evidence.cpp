@@ -159,8 +159,9 @@ void Evidence::arch_setting(const std::string& var, const std::string& value, co
   const Entry* e = table("arch-list-variables").find(var);
   if (!e || !e->get("no_fp4_kernels").empty()) return;  // NCCL's NVCC_GENCODE: no FP4 kernels built
   Arch a = classify(value, !e->get("named_archs").empty());
-  if (a == Arch::Plain && !suffixed_by.empty()) {  // llama.cpp's CMake adds the `a` itself
-    suffixed.push_back({loc, var + "=\"" + value + "\" (" + suffixed_by + " builds it as 12.1a)"});
+  const std::string& by = suffixed_by.empty() ? e->get("suffixed_by") : suffixed_by;
+  if (a == Arch::Plain && !by.empty()) {  // llama.cpp's CMake, FlashInfer's JIT add the suffix themselves
+    suffixed.push_back({loc, var + "=\"" + value + "\" (" + by + " builds it arch-specific)"});
   } else if (a == Arch::Plain) {
     plain.push_back({loc, var + "=\"" + value + "\""});
     if (!cmake_define) plain.back().yields_to = e->get("env_yields_to");
