@@ -5,6 +5,9 @@
 // the script's commands are read again once per such service, and those readings replace
 // its own: a command is judged with the values some service runs it with. A word that
 // reads a compose variable names the compose line (an Expansion).
+#include <algorithm>
+#include <cctype>
+#include <optional>
 #include <set>
 
 #include "analysis/paths.h"
@@ -25,7 +28,9 @@ const ParsedFile* mounted(const Project& p, const ParsedFile& compose, const Com
     if (path == t) rest = "";
     else if (starts_with(path, t + "/")) rest = path.substr(t.size());
     else continue;
-    if (const ParsedFile* f = p.find(path_in_dir(folder_of(compose.src.path()), host + rest))) return f;
+    Expanded h = expand_word(host, {});  // `${ENTRYPOINT_FILE:-./entrypoint.sh}`: its default
+    if (!h.resolved) continue;
+    if (const ParsedFile* f = p.find(path_in_dir(folder_of(compose.src.path()), h.text + rest))) return f;
   }
   return nullptr;
 }
@@ -85,12 +90,120 @@ bool reads(const std::string& text, const std::string& name) {
   return text.find("$" + name) != std::string::npos || text.find("${" + name) != std::string::npos;
 }
 
-// The service's variables the script reads, with values sparkcheck can read.
-std::vector<const EnvSetting*> used_env(const ParsedFile& script, const ComposeService& s) {
-  std::vector<const EnvSetting*> out;
+// ---- settings files for a compose file's `${VAR}` --------------------------------------
+
+constexpr size_t kMaxEnvFiles = 64;         // settings files read for one compose file
+constexpr size_t kReadingBytes = 8u << 20;  // script text read again per script, in all
+
+// The names a compose file interpolates: `${TP_SIZE}`, `${TP_SIZE:-1}`, `$TP_SIZE`.
+std::set<std::string> interpolated(std::string_view text) {
+  std::set<std::string> out;
+  for (size_t i = text.find('$'); i != std::string_view::npos && out.size() < 512; i = text.find('$', i + 1)) {
+    size_t b = i + 1 + (i + 1 < text.size() && text[i + 1] == '{');
+    size_t e = b;
+    while (e < text.size() && (std::isalnum(static_cast<unsigned char>(text[e])) || text[e] == '_')) ++e;
+    if (e > b && !std::isdigit(static_cast<unsigned char>(text[b]))) out.emplace(text.substr(b, e - b));
+  }
+  return out;
+}
+
+// `docker compose ... --env-file F` / `docker-compose --env-file=F`: F as written.
+std::vector<std::string> env_file_args(const Command& c) {
+  std::vector<std::string> out;
+  const auto& a = c.argv;
+  bool compose = !a.empty() && (a[0].text == "docker-compose" || (a.size() > 1 && a[0].text == "docker" && a[1].text == "compose"));
+  for (size_t i = 1; compose && i < a.size(); ++i) {
+    if (a[i].text == "--env-file" && i + 1 < a.size() && a[i + 1].resolved) out.push_back(a[++i].text);
+    else if (starts_with(a[i].text, "--env-file=") && a[i].resolved) out.push_back(a[i].text.substr(11));
+  }
+  return out;
+}
+
+class EnvFiles {
+ public:
+  explicit EnvFiles(const Project& p) : p_(p) {
+    for (const auto& up : p.files)
+      for (const Command& c : up->facts->commands)
+        for (const std::string& f : env_file_args(c))
+          if (const ParsedFile* t = settings(*up, f)) passed_.push_back(t);
+  }
+
+  // The settings a compose file may be run with: its folder's `.env` (or the committed
+  // template of one), files passed with `--env-file`, and presets (dotenv files that set 3+
+  // of the names it interpolates). Each is one way the project runs it.
+  const std::vector<const ParsedFile*>& of(const ParsedFile& compose) {
+    auto [it, fresh] = found_.try_emplace(&compose);
+    if (!fresh) return it->second;
+    std::set<std::string> names = interpolated(compose.src.text());
+    auto add = [&](const ParsedFile* f) {
+      if (f && it->second.size() < kMaxEnvFiles && std::find(it->second.begin(), it->second.end(), f) == it->second.end())
+        it->second.push_back(f);
+    };
+    std::string dir = folder_of(compose.src.path());
+    const ParsedFile* own = p_.find(path_in_dir(dir, ".env"));
+    for (const char* suffix : kSettingsTemplateSuffixes)
+      if (!own) own = p_.find(path_in_dir(dir, std::string(".env") + suffix));
+    add(own);
+    for (const ParsedFile* f : passed_) add(f);
+    for (const auto& up : p_.files)
+      if (up->facts->kind == FileKind::Shell && dotenv_name(std::string(up->src.path())) && sets_names(*up, names, 3)) add(up.get());
+    return it->second;
+  }
+
+  const ShellEnv& env(const ParsedFile& f) {
+    auto it = envs_.find(&f);
+    if (it == envs_.end()) it = envs_.emplace(&f, shell_env(f.src)).first;
+    return it->second;
+  }
+
+ private:
+  const Project& p_;
+  std::vector<const ParsedFile*> passed_;
+  std::map<const ParsedFile*, std::vector<const ParsedFile*>> found_;
+  std::map<const ParsedFile*, ShellEnv> envs_;
+
+  const ParsedFile* settings(const ParsedFile& from, const std::string& path) const {
+    if (path.empty() || path[0] == '/' || path.find('$') != std::string::npos) return nullptr;
+    const ParsedFile* f = p_.resolve(from, path);
+    if (!f) f = p_.find(path_in_dir("", path));
+    return f && f->facts->kind == FileKind::Shell ? f : nullptr;
+  }
+
+  bool sets_names(const ParsedFile& f, const std::set<std::string>& names, size_t least) {
+    size_t n = 0;
+    for (const EnvSetting& e : f.facts->env)
+      if (names.count(e.name) && ++n >= least) return true;
+    return false;
+  }
+};
+
+// One variable of the service as a script sees it: the value, the compose line, and the
+// settings-file line that gave its `${VAR}` (when one did).
+struct ServiceVar {
+  std::string name, value, shown;
+  Location compose;
+  std::optional<Location> written;
+};
+
+// The service's variables the script reads, with values sparkcheck can read; `${X}` in a value
+// takes X from `settings` (a compose `.env` or preset) when given.
+std::vector<ServiceVar> used_env(const ParsedFile& script, const ComposeService& s, const ShellEnv* settings) {
+  std::vector<ServiceVar> out;
   const std::string& text = script.src.text();
-  for (const EnvSetting& e : s.env)
-    if (!e.name.empty() && expand_word(e.value, {}).resolved && reads(text, e.name)) out.push_back(&e);
+  static const std::map<std::string, std::string> none;
+  for (const EnvSetting& e : s.env) {
+    if (e.name.empty() || !reads(text, e.name)) continue;
+    Expanded v = expand_word(e.value, settings ? settings->vars : none);
+    if (!v.resolved) continue;
+    ServiceVar sv{e.name, v.text, e.value, e.loc, std::nullopt};
+    if (settings)
+      for (const auto& [name, at] : settings->written)
+        if (reads(e.value, name)) {
+          sv.written = at;
+          sv.shown = name + "=" + v.text + " in " + settings->path;
+        }
+    out.push_back(std::move(sv));
+  }
   return out;
 }
 
@@ -103,26 +216,60 @@ Texts word_texts(const FileFacts& f) {
   return out;
 }
 
+// The word as the script writes it: its raw text, or for a word a variable held (`$CMD` of
+// `CMD="vllm serve --tp ${TP}"`) the script's text where that word stands.
+std::string as_written(const ParsedFile& script, const Word& w) {
+  size_t b = 0, e = 0;
+  if (w.loc.path != script.src.path() || !script.src.offsets(w.loc.range, b, e)) return w.raw;
+  return script.src.text().substr(b, e - b);
+}
+
 // The script's commands as the service runs it, each word whose value the service's
-// variables change naming that compose line.
-FileFacts reading(const ParsedFile& script, const std::string& service, const std::vector<const EnvSetting*>& env,
+// variables change naming that compose line. A value that a settings file gave lands on
+// that file's line, the script's word then being the related place.
+FileFacts reading(const ParsedFile& script, const std::string& service, const std::vector<ServiceVar>& env,
                   const Texts& alone, const SourcedFiles* sourced) {
   std::map<std::string, std::string> vars;
-  for (const EnvSetting* e : env) vars[e->name] = expand_word(e->value, {}).text;
+  for (const ServiceVar& e : env) vars[e.name] = e.value;
   FileFacts v;
   v.kind = FileKind::Shell;
   ParseDiag ignored;  // the script's own parse reported its problems
   parse_shell(script.src, vars, -1, CommandContext::Script, v, ignored, sourced);
   for (PostParsePass pass : post_parse_passes()) pass(v);
-  for (const Command& c : v.commands)
-    for (const Word& w : c.argv) {
+  for (Command& c : v.commands)
+    for (Word& w : c.argv) {
       auto it = alone.find({w.loc.range.line, w.loc.range.col});
       if (it != alone.end() && it->second == w.text) continue;
-      for (const EnvSetting* e : env)
-        if (reads(w.raw, e->name))
-          v.expansions.push_back({w.loc, e->loc, "set by compose service '" + service + "' (" + e->name + "=" + e->value + ")"});
+      std::string written = as_written(script, w);
+      for (const ServiceVar& e : env) {
+        if (!reads(written, e.name)) continue;
+        std::string what = "set by compose service '" + service + "' (" + e.name + "=" + e.shown + ")";
+        if (!e.written || w.text != e.value) {
+          v.expansions.push_back({w.loc, e.compose, what});
+          continue;
+        }
+        Location use = w.loc;
+        w.loc = *e.written;
+        v.expansions.push_back({w.loc, use, "read by " + script.src.path() + " in compose service '" + service + "'"});
+        break;
+      }
     }
   return v;
+}
+
+// The service's variables once per settings file that sets one the script reads (within
+// kReadingBytes of script text), else once as the compose file writes them.
+std::vector<std::vector<ServiceVar>> readings_of(const ParsedFile& script, const ServiceRun& r, EnvFiles& settings) {
+  std::vector<std::vector<ServiceVar>> out;
+  size_t cap = kReadingBytes / std::max<size_t>(1, script.src.text().size());
+  for (const ParsedFile* f : settings.of(*r.compose)) {
+    if (out.size() >= cap) break;
+    std::vector<ServiceVar> env = used_env(script, *r.service, &settings.env(*f));
+    if (std::any_of(env.begin(), env.end(), [](const ServiceVar& v) { return v.written.has_value(); }))
+      out.push_back(std::move(env));
+  }
+  if (out.empty()) out.push_back(used_env(script, *r.service, nullptr));
+  return out;
 }
 
 }  // namespace
@@ -131,18 +278,19 @@ void Project::link_compose_scripts() {
   ScriptLinker linker(*this);
   for (const auto& up : files)
     for (const ComposeService& s : up->facts->services) linker.service(*up, s);
+  EnvFiles settings(*this);
   for (const auto& [script, runs] : linker.runs) {
     std::vector<Command> commands;
     std::vector<Expansion> expansions;
     Texts alone = word_texts(*script->facts);
     bool changed = false;
-    for (const ServiceRun& r : runs) {
-      std::vector<const EnvSetting*> env = used_env(*script, *r.service);
-      if (!env.empty()) changed = true;
-      FileFacts v = reading(*script, r.service->name, env, alone, sourced_by(script));
-      for (Command& c : v.commands) commands.push_back(std::move(c));
-      for (Expansion& x : v.expansions) expansions.push_back(std::move(x));
-    }
+    for (const ServiceRun& r : runs)
+      for (const std::vector<ServiceVar>& env : readings_of(*script, r, settings)) {
+        changed = changed || !env.empty();
+        FileFacts v = reading(*script, r.service->name, env, alone, sourced_by(script));
+        for (Command& c : v.commands) commands.push_back(std::move(c));
+        for (Expansion& x : v.expansions) expansions.push_back(std::move(x));
+      }
     ParsedFile* f = changed ? own(script) : nullptr;
     if (!f) continue;
     f->facts.edit().commands = std::move(commands);

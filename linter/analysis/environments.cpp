@@ -197,6 +197,8 @@ bool root_requirements(const Project& p, const ParsedFile& f) {
   // `requirements.in` beside its compiled `requirements.txt` is the compiler's input (pip-compile,
   // uv pip compile): what is installed is the .txt
   if (ends_with(path, ".in") && p.find(path.substr(0, path.size() - 3) + ".txt")) return false;
+  // "this file is for reference": a record of versions, not an install
+  if (!f.facts->installs.empty() && f.facts->installs.front().reference_only) return false;
   return !starts_with(lower(base), "constraints");
 }
 

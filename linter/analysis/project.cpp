@@ -149,12 +149,18 @@ const ParsedFile* Project::resolve(const ParsedFile& from, const std::string& ta
 }
 
 const Image* Project::stage_image(const ParsedFile& df, int stage) const {
-  const auto& imgs = df.facts->images;
-  std::set<int> seen;
-  while (stage >= 0 && stage < static_cast<int>(imgs.size()) && seen.insert(stage).second) {
-    const Image& im = imgs[stage];
-    if (!im.from_stage) return &im;
-    stage = im.parent_stage;
+  const ParsedFile* file = &df;
+  std::set<std::pair<const ParsedFile*, int>> seen;
+  while (stage >= 0 && stage < static_cast<int>(file->facts->images.size()) && seen.insert({file, stage}).second) {
+    const Image& im = file->facts->images[stage];
+    if (im.from_stage) {
+      stage = im.parent_stage;
+      continue;
+    }
+    const ParsedFile* built = file->facts->kind == FileKind::Dockerfile ? local_image(*file, im.ref) : nullptr;
+    if (!built || built->facts->images.empty()) return &im;
+    file = built;  // FROM an image the project builds: its last stage
+    stage = static_cast<int>(built->facts->images.size()) - 1;
   }
   return nullptr;
 }
@@ -303,6 +309,7 @@ void Project::link() {
   link_image_scripts();
   find_include_cycles();
   find_build_targets();
+  find_local_images();
   envs = package_envs(*this);
   index_contexts();
 }

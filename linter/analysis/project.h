@@ -109,8 +109,12 @@ class Project {
   // or host command whose install run pulls it in (-r, transitively, or -c), else one
   // bare-host context.
   std::vector<InstallContext> contexts_for(const ParsedFile& f) const;
-  // The base image a Dockerfile stage runs on (following FROM <earlier stage>).
+  // The base image a Dockerfile stage runs on (following FROM <earlier stage>, and FROM an
+  // image the project builds: to the base image of that Dockerfile's last stage).
   const Image* stage_image(const ParsedFile& dockerfile, int stage) const;
+  // The project's Dockerfile that builds the image `ref` named in `from`: a `docker build -t`
+  // tag, or a bare name with a NAME/Dockerfile folder beside `from` (analysis/local_images.cpp).
+  const ParsedFile* local_image(const ParsedFile& from, const std::string& ref) const;
   // Is the Dockerfile stage built: one its last stage needs, or one a build names as its
   // target (`docker build --target NAME`, a compose or CI `target: NAME`)?
   bool stage_built(const ParsedFile& dockerfile, int stage) const;
@@ -166,6 +170,8 @@ class Project {
   void link_sourced_files();
   std::map<const ParsedFile*, SourcedFiles> sourced_;
   std::set<std::string> build_targets_;  // stage names given as a build's target, lower case
+  std::map<std::string, const ParsedFile*> local_images_;  // `docker build -t` tag -> its Dockerfile
+  void find_local_images();
   void find_build_targets();
   bool builds_linked_ = false;
   void link_image_scripts();

@@ -115,6 +115,8 @@ struct Install {
   int stage = -1;                // Dockerfile build stage index, -1 outside Dockerfiles
   Location loc;                  // the command (or the file's first line)
   bool no_index = false;         // --no-index / PIP_NO_INDEX: only --find-links and local files
+  bool local_project = false;    // installs a local directory (`.`, `-e ../x[extra]`): requirements unread
+  bool reference_only = false;   // a requirements file whose header says it is not installed ("for reference")
 };
 
 // ---- containers -----------------------------------------------------------

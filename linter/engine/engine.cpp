@@ -870,21 +870,45 @@ std::string runner_of(const CiJob& j) {
   return j.resolved ? "a shared runner" : "a runner named by an expression";
 }
 
+// The off-Spark job holding `line` of `f`, or null.
+const CiJob* off_spark_job_at(const ParsedFile& f, int line) {
+  for (const CiJob& j : f.facts->ci_jobs)
+    if (j.first <= line && line <= j.last && off_spark_job(j)) return &j;
+  return nullptr;
+}
+
+// The off-Spark CI job that installs requirements file `f`, when every install of it is in one.
+const CiJob* only_installed_off_spark(const Project& p, const ParsedFile& f) {
+  auto it = p.installed_by.find(&f);
+  if (it == p.installed_by.end() || it->second.empty()) return nullptr;
+  const CiJob* job = nullptr;
+  for (const Project::Installer& in : it->second) {
+    const CiJob* j = in.file && !in.dockerfile && in.install ? off_spark_job_at(*in.file, in.install->loc.range.line) : nullptr;
+    if (!j) return nullptr;
+    job = j;
+  }
+  return job;
+}
+
+std::string off_spark_reason(const CiJob& j, bool installed) {
+  if (j.system == "skypilot") return " (this SkyPilot task asks for " + j.labels.front() + ", not a Spark)";
+  return std::string(installed ? " (installed only by CI job " : " (CI job ") + j.name + (installed ? ", which runs on " : " runs on ") +
+         runner_of(j) + ", not known to be a Spark)";
+}
+
 void lower_off_spark(LintResult& res) {
   for (Finding& f : res.findings) {
     const ParsedFile* pf = f.level == Level::Note ? nullptr : res.project.find(f.loc.path);
     if (!pf) continue;
-    for (const CiJob& j : pf->facts->ci_jobs) {
-      if (f.loc.range.line < j.first || f.loc.range.line > j.last || !off_spark_job(j)) continue;
-      f.level = Level::Note;
-      std::string why = j.system == "skypilot" ? " (this SkyPilot task asks for " + j.labels.front() + ", not a Spark)"
-                                               : " (CI job " + j.name + " runs on " + runner_of(j) + ", not known to be a Spark)";
-      std::string m = f.message.str();
-      size_t end = headline_end(m);  // the reason belongs to the headline, before the explanation
-      m.insert(end == std::string::npos ? m.size() : end, why);
-      f.message = m;
-      break;
-    }
+    const CiJob* j = off_spark_job_at(*pf, f.loc.range.line);
+    bool installed = !j && pf->facts->kind == FileKind::Requirements;
+    if (installed) j = only_installed_off_spark(res.project, *pf);
+    if (!j) continue;
+    f.level = Level::Note;
+    std::string m = f.message.str();
+    size_t end = headline_end(m);  // the reason belongs to the headline, before the explanation
+    m.insert(end == std::string::npos ? m.size() : end, off_spark_reason(*j, installed));
+    f.message = m;
   }
 }
 

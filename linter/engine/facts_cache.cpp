@@ -322,6 +322,7 @@ template <class A> void fields(A& a, IndexUrl& i) { a(i.url), a(i.role), a(i.loc
 template <class A> void fields(A& a, Install& i) {
   a(i.tool), a(i.packages), a(i.requirement_files), a(i.constraint_files), a(i.indexes), a(i.no_deps);
   a(i.upgrade), a(i.torch_backend), a(i.torch_backend_value), a(i.stage), a(i.loc), a(i.no_index);
+  a(i.local_project), a(i.reference_only);
 }
 template <class A> void fields(A& a, Image& i) {
   a(i.ref), a(i.stage_name), a(i.stage), a(i.from_stage), a(i.unused), a(i.parent_stage), a(i.loc);

@@ -72,13 +72,15 @@ class ComposeReader {
   FileFacts& out_;
   ParseDiag& diag_;
 
-  // `- ./run.sh:/app/run.sh[:ro]` bind mounts (named volumes have no '/' or '.' start).
+  // `- ./run.sh:/app/run.sh[:ro]` bind mounts (named volumes have no '/' or '.' start);
+  // `${FILE:-./run.sh}:/app/run.sh` keeps the host part as written.
   static std::vector<std::pair<std::string, std::string>> mounts(const Service& s) {
     std::vector<std::pair<std::string, std::string>> out;
     for (const ConfigEntry* e : s.volumes) {
       const std::string& v = e->value;
-      size_t c = v.find(':');
-      if (c == std::string::npos || (v[0] != '.' && v[0] != '/')) continue;
+      size_t close = starts_with(v, "${") ? v.find('}') : 0;
+      size_t c = close == std::string::npos ? close : v.find(':', close);
+      if (c == std::string::npos || (v[0] != '.' && v[0] != '/' && v[0] != '$')) continue;
       size_t c2 = v.find(':', c + 1);
       out.emplace_back(v.substr(0, c), v.substr(c + 1, c2 == std::string::npos ? std::string::npos : c2 - c - 1));
     }

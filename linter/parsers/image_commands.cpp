@@ -246,7 +246,8 @@ void image_commands(FileFacts& f) {
     if (e.origin != EnvOrigin::Export && e.origin != EnvOrigin::Assign && e.origin != EnvOrigin::Yaml) continue;
     if (e.name != "IMAGE" && !ends_with(e.name, "_IMAGE")) continue;
     if (!looks_like_image(e.value) || e.value.find('$') != std::string::npos) continue;
-    push_image(f, e.value, e.stage, e.loc);
+    // a stage of its own, as `add` gives, so a `docker run "$IMAGE" bash -c ...` naming it runs there
+    push_image(f, e.value, e.stage >= 0 ? e.stage : static_cast<int>(f.images.size()), e.loc);
   }
   std::vector<Command> in_containers;
   std::vector<std::pair<Range, int>> payloads;  // `bash -c` strings run in an image stage

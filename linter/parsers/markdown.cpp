@@ -312,7 +312,7 @@ class MarkdownReader {
     }
     if (b.lines.empty()) return;
     out_.code_lines.push_back({start, start + static_cast<int>(b.lines.size()) - 1});
-    if (kind == "sh") return shell(std::move(text), m);
+    if (kind == "sh") return shell(std::move(text), m, prose_image(start - 1));
     if (kind == "block.ini") return ini(std::move(text), m);
     if (kind == "block.yaml" && compose_like(b)) kind = "compose.yaml";
     ParseDiag d;
@@ -442,11 +442,46 @@ class MarkdownReader {
     return false;
   }
 
-  void shell(std::string text, const EmbedMap& m) {
+  // The sentence just above a fence that puts its steps in an image: "Inside
+  // `nvcr.io/nvidia/pytorch:25.11-py3` or similar:". The image is added at the word that names
+  // it, with a stage of its own; false when the line says no such thing.
+  bool prose_image(int fence) {
+    int ln = fence - 1;
+    while (ln >= 1 && ln > fence - 3 && trim(src_.line(ln)).empty()) --ln;
+    if (ln < 1 || fence_line(src_.line(ln))) return false;
+    std::string_view line = src_.line(ln);
+    std::string l = lower(line);
+    if (l.find("inside") == std::string::npos && l.find("within") == std::string::npos) return false;
+    for (size_t b = 0; b < line.size();) {
+      size_t e = line.find_first_of(" \t`*\"'(),", b);
+      if (e == std::string_view::npos) e = line.size();
+      std::string_view w = line.substr(b, e - b);
+      while (!w.empty() && (w.back() == ':' || w.back() == '.')) w.remove_suffix(1);
+      if (image_ref(w)) {
+        Image im;
+        im.ref = std::string(w);
+        im.stage = static_cast<int>(out_.images.size());
+        im.loc = src_.loc(src_.line_start(ln) + b, src_.line_start(ln) + b + w.size());
+        out_.images.push_back(std::move(im));
+        return true;
+      }
+      b = e + 1;
+    }
+    return false;
+  }
+
+  // registry/name:tag or name/name:tag, not a URL
+  static bool image_ref(std::string_view w) {
+    size_t slash = w.find('/'), colon = w.rfind(':');
+    return slash != std::string_view::npos && colon != std::string_view::npos && colon > slash &&
+           colon + 1 < w.size() && w.find("://") == std::string_view::npos && w.find('$') == std::string_view::npos;
+  }
+
+  void shell(std::string text, const EmbedMap& m, bool in_image = false) {
     SourceFile view(src_.path(), std::move(text));
     FileFacts tmp;
     ParseDiag d;
-    bool inside = says_inside(view.text());
+    bool inside = in_image || says_inside(view.text());
     parse_shell(view, vars_, -1, CommandContext::Markdown, tmp, d);
     container_steps(tmp, inside);
     for (const EnvSetting& e : tmp.env) vars_[e.name] = e.value;

@@ -333,6 +333,13 @@ bool split_long_opt(const std::string& t, std::string& name, std::string& value)
   return false;
 }
 
+// `.`, `./pkg[extra]`, `/opt/src/x`: a project directory, not a wheel or archive file.
+bool local_directory(std::string_view url) {
+  std::string l = lower(url);
+  if (url.find("://") != std::string_view::npos || starts_with(l, "git+")) return false;
+  return !ends_with(l, ".whl") && !ends_with(l, ".tar.gz") && !ends_with(l, ".zip");
+}
+
 void add_package(Install& in, const Word& w, bool conda) {
   if (!w.resolved) return;  // "$SPEC", "torch==${VERSION}": unknown, never guessed
   if (w.text.empty()) return;
@@ -340,7 +347,10 @@ void add_package(Install& in, const Word& w, bool conda) {
   bool ok = conda ? parse_conda_spec(w.text, r) : parse_requirement(w.text, r);
   if (!ok) return;
   r.loc = w.loc;
-  if (!r.url.empty() && r.name.empty()) return;  // a local path or nameless URL
+  if (!r.url.empty() && r.name.empty()) {  // a local path or nameless URL
+    in.local_project = in.local_project || local_directory(r.url);
+    return;
+  }
   in.packages.push_back(std::move(r));
 }
 
@@ -405,6 +415,8 @@ void parse_pip_args(const Command& c, size_t start, Install& in) {
         if (parse_requirement(value, r) && !r.name.empty()) {
           r.loc = vloc;
           in.packages.push_back(r);
+        } else if (!r.url.empty()) {
+          in.local_project = in.local_project || local_directory(r.url);
         }
       }
       continue;

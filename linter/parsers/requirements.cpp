@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // pip requirements / constraints files (and pip-tools *.in): one Install per file.
+#include <algorithm>
+#include <array>
 #include <cctype>
 #include <set>
 
@@ -85,10 +87,28 @@ class RequirementsParser : public Parser {
       cur = Logical{};
     }
     for (auto& ix : in.indexes) out.indexes.push_back(ix);
+    in.reference_only = says_reference_only(src);
     out.installs.push_back(std::move(in));
   }
 
  private:
+  // The comment block at the top says the file is a record, not something to install:
+  // "The Dockerfile installs these; this file is for reference."
+  static bool says_reference_only(const SourceFile& src) {
+    static const std::array<std::string_view, 7> phrases = {
+        "for reference only", "reference only", "reference-only", "this file is for reference",
+        "not installed by", "do not install", "documentation only"};
+    std::string header;
+    for (int ln = 1; ln <= std::min(src.line_count(), 40); ++ln) {
+      std::string_view t = src.line(ln);
+      size_t b = t.find_first_not_of(" \t");
+      if (b == std::string_view::npos) continue;
+      if (t[b] != '#') break;
+      header += lower(t.substr(b)) + ' ';
+    }
+    return std::any_of(phrases.begin(), phrases.end(), [&](std::string_view ph) { return header.find(ph) != std::string::npos; });
+  }
+
   static Location loc_of(const SourceFile& src, const Logical& l, size_t b, size_t e) {
     if (b >= l.off.size()) return {src.path(), {}};
     size_t eb = e > b ? l.off[e - 1] + 1 : l.off[b];

@@ -1324,13 +1324,6 @@ bool env_file_name(const std::string& name) {
   return false;
 }
 
-// A dotenv file or its template (`.env`, `.env.local`, `cluster.env.example`): Compose reads
-// `KEY=VALUE` lines of its own syntax, where `KEY=<your token>` is a placeholder, not a bash
-// redirect. Its shell syntax is not reported; what it assigns is still read.
-bool dotenv_name(const std::string& path) {
-  std::string n = without_template_suffix(lower(path.substr(path.rfind('/') + 1)));
-  return n == ".env" || starts_with(n, ".env.") || ends_with(n, ".env");
-}
 
 std::string_view trim_view(std::string_view v) {
   size_t b = v.find_first_not_of(" \t");
@@ -1387,5 +1380,13 @@ class ShellEnvParser : public Parser {
 
 SPARKCHECK_PARSER(ShellParser);
 SPARKCHECK_PARSER(ShellEnvParser);
+
+// A dotenv file or its template (`.env`, `.env.local`, `cluster.env.example`): Compose reads
+// `KEY=VALUE` lines of its own syntax, where `KEY=<your token>` is a placeholder, not a bash
+// redirect. Its shell syntax is not reported; what it assigns is still read.
+bool dotenv_name(const std::string& path) {
+  std::string n = without_template_suffix(lower(path.substr(path.rfind('/') + 1)));
+  return n == ".env" || starts_with(n, ".env.") || ends_with(n, ".env");
+}
 
 }  // namespace sc

@@ -53,6 +53,8 @@ struct ShellEnv {
 using SourcedFiles = std::map<std::string, ShellEnv>;
 // Runs `src` as a sourced file (its own `source` lines are not followed).
 ShellEnv shell_env(const SourceFile& src);
+// A dotenv file or its template (`.env`, `.env.local`, `presets/x.env`, `.env.example`).
+bool dotenv_name(const std::string& path);
 // parse_shell where `source X` / `. X` of a file in `sourced` sets its variables from there on;
 // a word that reads one records an Expansion naming the assignment.
 void parse_shell(const SourceFile& src, const std::map<std::string, std::string>& vars, int stage,

@@ -256,6 +256,7 @@ struct InstallOrder::EnvIndex {
   std::map<const PkgRun*, size_t> pos;
   size_t torch_run = kNone;
   const Requirement* torch = nullptr;
+  size_t project_run = kNone;
   std::map<std::string, std::vector<std::pair<size_t, const Requirement*>>, std::less<>> by_name;
   std::map<std::string, std::vector<std::pair<size_t, const Requirement*>>, std::less<>> pins;
 };
@@ -271,6 +272,7 @@ InstallOrder::EnvIndex& InstallOrder::index(const PkgEnv& env) {
     const PkgRun& run = env.runs[i];
     slot->pos.emplace(&run, i);
     bool cuda = cuda_source(run);  // `pip install torch --index-url .../cu130`: a CUDA torch, any version
+    if (run.install->local_project && slot->project_run == kNone) slot->project_run = i;
     for (const PkgMember& m : run.members)
       for (const Requirement& r : m.install->packages) {
         if (requirement_skips_aarch64(r)) continue;
@@ -289,6 +291,56 @@ const Requirement* InstallOrder::torch_before(const PkgEnv& env, const PkgRun& r
   auto at = ix.pos.find(&run);
   size_t here = at == ix.pos.end() ? env.runs.size() : at->second;
   return ix.torch_run < here ? ix.torch : nullptr;
+}
+
+const Install* InstallOrder::project_before(const PkgEnv& env, const PkgRun& run) {
+  EnvIndex& ix = index(env);
+  auto at = ix.pos.find(&run);
+  size_t here = at == ix.pos.end() ? env.runs.size() : at->second;
+  return ix.project_run < here ? env.runs[ix.project_run].install : nullptr;
+}
+
+namespace {
+
+// The conda environment `f` activates last before `line` (`conda|mamba|micromamba activate
+// NAME`, `source activate NAME`); "" when none.
+std::string active_conda_env(const FileFacts& f, int line) {
+  std::string name;
+  for (const Command& c : f.commands) {
+    if (c.loc.range.line >= line) break;
+    const auto& a = c.argv;
+    if (a.size() < 3 || a[1].text != "activate" || !a[2].resolved || starts_with(a[2].text, "-")) continue;
+    const std::string& prog = a[0].text;
+    if (prog == "conda" || prog == "mamba" || prog == "micromamba" || prog == "source") name = a[2].text;
+  }
+  return name;
+}
+
+// Each named conda env's first torch: a CUDA-index or exactly pinned torch installed on the
+// host while `conda activate NAME` is in effect.
+std::map<std::string, const Requirement*> conda_torches(const Project& p) {
+  std::map<std::string, const Requirement*> out;
+  for (const PkgEnv& env : environments(p))
+    for (const PkgRun& r : env.runs) {
+      if (env.dockerfile || !r.file || !r.install) continue;
+      bool cuda = cuda_source(r);
+      auto torch = std::find_if(r.install->packages.begin(), r.install->packages.end(),
+                                [&](const Requirement& q) { return q.name == "torch" && (cuda || exact(q)); });
+      if (torch == r.install->packages.end()) continue;
+      std::string name = active_conda_env(*r.file->facts, r.install->loc.range.line);
+      if (!name.empty()) out.try_emplace(name, &*torch);
+    }
+  return out;
+}
+
+}  // namespace
+
+const Requirement* InstallOrder::torch_in_conda_env(const Project& p, const PkgRun& run) {
+  if (!run.file || !run.install) return nullptr;
+  if (!conda_torch_) conda_torch_ = conda_torches(p);
+  std::string name = active_conda_env(*run.file->facts, run.install->loc.range.line);
+  auto it = name.empty() ? conda_torch_->end() : conda_torch_->find(name);
+  return it == conda_torch_->end() ? nullptr : it->second;
 }
 
 const Requirement* InstallOrder::kept_from_earlier(const PkgEnv& env, const PkgRun& run, const Requirement& r,

@@ -4,6 +4,7 @@
 // package plays in the torch/CUDA stack (knowledge/packages.yaml).
 #pragma once
 #include <map>
+#include <optional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -107,6 +108,15 @@ class InstallOrder {
   // `pytorch-cuda` pin. Null when none.
   const Requirement* torch_before(const PkgEnv& env, const PkgRun& run);
 
+  // An earlier run of the environment that installs a local project directory (`pip install
+  // -e .`, `pip install ../framework`): what it pulled in (torch too) is not read. Null when none.
+  const Install* project_before(const PkgEnv& env, const PkgRun& run);
+
+  // A CUDA torch (exact pin, or from a CUDA index) that the project installs into the named
+  // conda environment the run's file has active at the run (`conda activate NAME` above it):
+  // a guide's later page that re-enters the env of an earlier one. Null when none.
+  const Requirement* torch_in_conda_env(const Project& p, const PkgRun& run);
+
   // The requirement of r's package that an earlier run of the environment installed and that
   // `r` leaves in place: pip keeps an installed version the specifier allows (an exact pin
   // inside it, or a torch from a CUDA index for a bare name or a lower bound). Only where the
@@ -124,6 +134,7 @@ class InstallOrder {
   struct EnvIndex;
   EnvIndex& index(const PkgEnv& env);
   std::map<const PkgEnv*, std::unique_ptr<EnvIndex>> envs_;
+  std::optional<std::map<std::string, const Requirement*>> conda_torch_;  // env name -> its torch
 };
 
 // Where a run installs, in a user's words: "in the python:3.12 stage of Dockerfile", "inside

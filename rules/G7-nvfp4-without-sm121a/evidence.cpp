@@ -341,7 +341,10 @@ static void config(const ConfigEntry& e, Evidence& ev) {
   // environment lists: ["TORCH_CUDA_ARCH_LIST=12.1", ...]
   if (size_t eq = e.value.find('='); eq != std::string::npos && !k.empty() && k[0] == '[')
     ev.arch_setting(trim(e.value.substr(0, eq)), trim(e.value.substr(eq + 1)), e.value_loc);
-  if (nvfp4_word(e.value) && !naming_key(k)) ev.uses.push_back({e.value_loc, k + ": " + e.value});
+  // an environment list item `SERVED_MODEL_NAME=x-nvfp4` is named by its own key
+  size_t eq = !k.empty() && k[0] == '[' ? e.value.find('=') : std::string::npos;
+  std::string named = eq == std::string::npos ? k : lower(trim(e.value.substr(0, eq)));
+  if (nvfp4_word(e.value) && !naming_key(named)) ev.uses.push_back({e.value_loc, k + ": " + e.value});
   else if (knowledge::in("nvfp4-env", k)) ev.uses.push_back({e.key_loc, k});
 }
 
@@ -477,6 +480,7 @@ static bool names_archs(const FileFacts& ff) {
 // ENV / export / a settings file's `MODEL=nvidia/...-NVFP4`: an arch list, or an NVFP4 use.
 static void env_setting(const EnvSetting& e, Evidence& ev) {
   ev.arch_setting(e.name, e.value, e.loc);
+  specific_word(Word{e.value, e.value, true, e.loc}, ev);  // ENV CUTE_DSL_ARCH=sm_121a
   if (nvfp4_word(e.value) && !naming_key(lower(e.name))) ev.uses.push_back({e.loc, e.name + "=" + e.value});
   else if (knowledge::in("nvfp4-env", e.name)) ev.uses.push_back({e.loc, e.name});
 }

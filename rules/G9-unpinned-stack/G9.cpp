@@ -188,7 +188,7 @@ bool replaces_earlier_torch(const Item& it, Reporter& out) {
 }
 
 // ---- bare pip: a torch-stack package, or one that pins torch exactly, unpinned while nothing pins torch
-void dependent_unpinned(const Item& it, Reporter& out) {
+void dependent_unpinned(const Project& p, const Item& it, Reporter& out) {
   if (it.pinned || !it.r.specifier.empty() || !judged_dependent(it.r)) return;
   if (it.torch_pinned || query::image_ships_torch(*it.ip.env) || replaces_pypi(*it.ip.run)) return;
   if (replaces_earlier_torch(it, out)) return;
@@ -202,6 +202,11 @@ void dependent_unpinned(const Item& it, Reporter& out) {
          "pin torch (torch==X+cu130 with the cu130 index) and pin " + it.r.name + ", or install from a lock file");
     return;
   }
+  // a local project installed earlier may have brought torch, and a named conda env another
+  // page filled has one: pip keeps it for a torch>= need
+  if (!pins_torch_exactly(it.r) &&
+      (it.order.project_before(*it.ip.env, *it.ip.run) || (!it.ip.env->dockerfile && it.order.torch_in_conda_env(p, *it.ip.run))))
+    return;
   warn(out, it,
        it.what + " is unpinned and nothing pins torch: its torch requirement re-resolves torch from PyPI, which on "
                  "aarch64 can swap the CUDA torch for a CPU-only wheel (PyPI's aarch64 torch through " + pypi_aarch64_cpu_only_through() + ")",
@@ -238,7 +243,7 @@ void judge(const Project& p, const InstalledPackage& ip, query::InstallOrder& or
   if (g2_source_build(it)) return;
   if (core_stack_unpinned(it, out) || run.no_deps) return;
   if (query::lower_bound_only(r)) dependent_lower_bound(it, out);
-  else dependent_unpinned(it, out);
+  else dependent_unpinned(p, it, out);
 }
 
 class G9 : public Rule {

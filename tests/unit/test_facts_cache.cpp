@@ -31,6 +31,8 @@ FileFacts every_fact() {
                 "cu130", "os_name=='nt'", "https://w/x.whl", true, true, at(2)};
   IndexUrl idx{"https://pypi.nvidia.com", IndexRole::CondaChannel, at(3)};
   Install in{Installer::CondaEnvFile, {r}, {{"req.txt", at(4)}}, {{"c.txt", at(5)}}, {idx}, true, true, true, "cu130", 1, at(6)};
+  in.local_project = true;
+  in.reference_only = true;
   f.installs = {in};
   f.indexes = {idx};
   f.images = {{"nvcr.io/nvidia/pytorch:25.11-py3", "builder", 0, false, true, -1, at(7)}, {"builder", "final", 1, true, false, 0, at(8)}};
@@ -112,6 +114,9 @@ TEST_CASE("facts cache: every fact type survives the round trip") {
   const FileFacts& f = *pf.facts;
   CHECK(f.installs[0].packages[0].local_version == "cu130");
   CHECK(f.installs[0].indexes[0].role == IndexRole::CondaChannel);
+  CHECK(f.installs[0].local_project);
+  CHECK(f.installs[0].reference_only);
+  CHECK_FALSE(f.installs[0].no_index);
   CHECK(f.images[1].parent_stage == 0);
   CHECK(f.images[0].unused);
   CHECK_FALSE(f.images[1].unused);
