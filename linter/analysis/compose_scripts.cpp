@@ -93,7 +93,7 @@ bool reads(const std::string& text, const std::string& name) {
 // ---- settings files for a compose file's `${VAR}` --------------------------------------
 
 constexpr size_t kMaxEnvFiles = 64;         // settings files read for one compose file
-constexpr size_t kReadingBytes = 8u << 20;  // script text read again per script, in all
+constexpr size_t kReadingBytes = 8u << 20;  // script text read again per script, all readings together
 
 // The names a compose file interpolates: `${TP_SIZE}`, `${TP_SIZE:-1}`, `$TP_SIZE`.
 std::set<std::string> interpolated(std::string_view text) {
@@ -122,22 +122,24 @@ std::vector<std::string> env_file_args(const Command& c) {
 class EnvFiles {
  public:
   explicit EnvFiles(const Project& p) : p_(p) {
-    for (const auto& up : p.files)
+    for (const auto& up : p.files) {
       for (const Command& c : up->facts->commands)
         for (const std::string& f : env_file_args(c))
           if (const ParsedFile* t = settings(*up, f)) passed_.push_back(t);
+      if (up->facts->kind == FileKind::Shell && dotenv_name(std::string(up->src.path()))) dotenv_.push_back(up.get());
+    }
   }
 
   // The settings a compose file may be run with: its folder's `.env` (or the committed
   // template of one), files passed with `--env-file`, and presets (dotenv files that set 3+
   // of the names it interpolates). Each is one way the project runs it.
   const std::vector<const ParsedFile*>& of(const ParsedFile& compose) {
-    auto [it, fresh] = found_.try_emplace(&compose);
-    if (!fresh) return it->second;
+    auto slot = found_.try_emplace(&compose);
+    std::vector<const ParsedFile*>& list = slot.first->second;
+    if (!slot.second) return list;
     std::set<std::string> names = interpolated(compose.src.text());
-    auto add = [&](const ParsedFile* f) {
-      if (f && it->second.size() < kMaxEnvFiles && std::find(it->second.begin(), it->second.end(), f) == it->second.end())
-        it->second.push_back(f);
+    auto add = [&list](const ParsedFile* f) {
+      if (f && list.size() < kMaxEnvFiles && std::find(list.begin(), list.end(), f) == list.end()) list.push_back(f);
     };
     std::string dir = folder_of(compose.src.path());
     const ParsedFile* own = p_.find(path_in_dir(dir, ".env"));
@@ -145,9 +147,10 @@ class EnvFiles {
       if (!own) own = p_.find(path_in_dir(dir, std::string(".env") + suffix));
     add(own);
     for (const ParsedFile* f : passed_) add(f);
-    for (const auto& up : p_.files)
-      if (up->facts->kind == FileKind::Shell && dotenv_name(std::string(up->src.path())) && sets_names(*up, names, 3)) add(up.get());
-    return it->second;
+    for (const ParsedFile* f : dotenv_)
+      if (list.size() >= kMaxEnvFiles) break;
+      else if (sets_names(*f, names, 3)) add(f);
+    return list;
   }
 
   const ShellEnv& env(const ParsedFile& f) {
@@ -158,7 +161,7 @@ class EnvFiles {
 
  private:
   const Project& p_;
-  std::vector<const ParsedFile*> passed_;
+  std::vector<const ParsedFile*> passed_, dotenv_;
   std::map<const ParsedFile*, std::vector<const ParsedFile*>> found_;
   std::map<const ParsedFile*, ShellEnv> envs_;
 
@@ -187,12 +190,26 @@ struct ServiceVar {
 
 // The service's variables the script reads, with values sparkcheck can read; `${X}` in a value
 // takes X from `settings` (a compose `.env` or preset) when given.
-std::vector<ServiceVar> used_env(const ParsedFile& script, const ComposeService& s, const ShellEnv* settings) {
+// Which names a script reads, each looked up in its text once.
+class NamesRead {
+ public:
+  explicit NamesRead(const ParsedFile& script) : text_(script.src.text()) {}
+  bool operator()(const std::string& name) {
+    auto [it, fresh] = memo_.try_emplace(name, false);
+    if (fresh) it->second = reads(text_, name);
+    return it->second;
+  }
+
+ private:
+  std::string text_;  // a copy: a released source's text() is read back into a scratch buffer
+  std::map<std::string, bool> memo_;
+};
+
+std::vector<ServiceVar> used_env(NamesRead& script_reads, const ComposeService& s, const ShellEnv* settings) {
   std::vector<ServiceVar> out;
-  const std::string& text = script.src.text();
   static const std::map<std::string, std::string> none;
   for (const EnvSetting& e : s.env) {
-    if (e.name.empty() || !reads(text, e.name)) continue;
+    if (e.name.empty() || !script_reads(e.name)) continue;
     Expanded v = expand_word(e.value, settings ? settings->vars : none);
     if (!v.resolved) continue;
     ServiceVar sv{e.name, v.text, e.value, e.loc, std::nullopt};
@@ -257,19 +274,63 @@ FileFacts reading(const ParsedFile& script, const std::string& service, const st
   return v;
 }
 
-// The service's variables once per settings file that sets one the script reads (within
-// kReadingBytes of script text), else once as the compose file writes them.
-std::vector<std::vector<ServiceVar>> readings_of(const ParsedFile& script, const ServiceRun& r, EnvFiles& settings) {
+// The service's variables once per settings file that sets one the script reads, else once
+// as the compose file writes them.
+std::vector<std::vector<ServiceVar>> readings_of(NamesRead& script_reads, const ServiceRun& r, EnvFiles& settings) {
   std::vector<std::vector<ServiceVar>> out;
-  size_t cap = kReadingBytes / std::max<size_t>(1, script.src.text().size());
   for (const ParsedFile* f : settings.of(*r.compose)) {
-    if (out.size() >= cap) break;
-    std::vector<ServiceVar> env = used_env(script, *r.service, &settings.env(*f));
+    std::vector<ServiceVar> env = used_env(script_reads, *r.service, &settings.env(*f));
     if (std::any_of(env.begin(), env.end(), [](const ServiceVar& v) { return v.written.has_value(); }))
       out.push_back(std::move(env));
   }
-  if (out.empty()) out.push_back(used_env(script, *r.service, nullptr));
+  if (out.empty()) out.push_back(used_env(script_reads, *r.service, nullptr));
   return out;
+}
+
+// What a reading depends on: two services (or settings files) that give the script the same
+// values, written at the same places, read it the same way.
+std::string signature(const std::vector<ServiceVar>& env) {
+  std::string s;
+  for (const ServiceVar& v : env) {
+    s += v.name + '=' + v.value + '\n';
+    if (v.written) s += v.written->path.str() + ':' + std::to_string(v.written->range.line) + '\n';
+  }
+  return s;
+}
+
+// Which readings of one script are made: each set of values once, within kReadingBytes of
+// script text read again (the first reading always).
+class ReadingBudget {
+ public:
+  explicit ReadingBudget(const ParsedFile& script) : size_(std::max<size_t>(1, script.src.text().size())) {}
+  bool take(const std::vector<ServiceVar>& env) {
+    if ((!read_.empty() && left_ < size_) || !read_.insert(signature(env)).second) return false;
+    left_ -= std::min(left_, size_);
+    return true;
+  }
+
+ private:
+  size_t size_, left_ = kReadingBytes;
+  std::set<std::string> read_;  // signatures already read
+};
+
+// The script's commands and expansions as every service runs it, one reading after another;
+// `changed` when some service gives it a value.
+FileFacts all_readings(const Project& p, const ParsedFile& script, const std::vector<ServiceRun>& runs,
+                       EnvFiles& settings, bool& changed) {
+  FileFacts all;
+  Texts alone = word_texts(*script.facts);
+  ReadingBudget budget(script);
+  NamesRead script_reads(script);
+  for (const ServiceRun& r : runs)
+    for (const std::vector<ServiceVar>& env : readings_of(script_reads, r, settings)) {
+      if (!budget.take(env)) continue;
+      changed = changed || !env.empty();
+      FileFacts v = reading(script, r.service->name, env, alone, p.sourced_by(&script));
+      for (Command& c : v.commands) all.commands.push_back(std::move(c));
+      for (Expansion& x : v.expansions) all.expansions.push_back(std::move(x));
+    }
+  return all;
 }
 
 }  // namespace
@@ -280,21 +341,12 @@ void Project::link_compose_scripts() {
     for (const ComposeService& s : up->facts->services) linker.service(*up, s);
   EnvFiles settings(*this);
   for (const auto& [script, runs] : linker.runs) {
-    std::vector<Command> commands;
-    std::vector<Expansion> expansions;
-    Texts alone = word_texts(*script->facts);
     bool changed = false;
-    for (const ServiceRun& r : runs)
-      for (const std::vector<ServiceVar>& env : readings_of(*script, r, settings)) {
-        changed = changed || !env.empty();
-        FileFacts v = reading(*script, r.service->name, env, alone, sourced_by(script));
-        for (Command& c : v.commands) commands.push_back(std::move(c));
-        for (Expansion& x : v.expansions) expansions.push_back(std::move(x));
-      }
+    FileFacts all = all_readings(*this, *script, runs, settings, changed);
     ParsedFile* f = changed ? own(script) : nullptr;
     if (!f) continue;
-    f->facts.edit().commands = std::move(commands);
-    f->facts.edit().expansions = std::move(expansions);
+    f->facts.edit().commands = std::move(all.commands);
+    f->facts.edit().expansions = std::move(all.expansions);
   }
 }
 

@@ -192,6 +192,7 @@ void dockerfile_envs(const Project& p, const Links& l, const ParsedFile& f, std:
 // as a root (and never a constraints file).
 bool root_requirements(const Project& p, const ParsedFile& f) {
   if (p.installed_by.count(&f) || p.included_by.count(&f) || p.constrained_by.count(&f)) return false;
+  if (p.filtered_in_image(f)) return false;
   const std::string& path = f.src.path();
   std::string base = path.substr(path.rfind('/') + 1);
   // `requirements.in` beside its compiled `requirements.txt` is the compiler's input (pip-compile,

@@ -279,13 +279,28 @@ std::string script_of(const Command& c) {
   return p.find('/') != std::string::npos && ends_with(p, ".sh") ? p : "";
 }
 
+// A requirements file a RUN reads with another program after a COPY put it in the image
+// (`grep -v '^torch' /tmp/req.txt > /tmp/filtered.txt`): the image installs what that
+// program makes of it, so the file is not a bare-pip install of its own.
+void Project::note_filtered_requirements(const ParsedFile& df, const Command& c) {
+  if (c.argv.empty() || c.argv[0].text == "pip" || c.argv[0].text == "pip3" || c.argv[0].text == "uv") return;
+  for (size_t i = 1; i < c.argv.size(); ++i) {
+    const Word& w = c.argv[i];
+    if (!w.resolved || w.text.empty() || w.text[0] == '-' || w.text.find('/') == std::string::npos) continue;
+    const ParsedFile* t = container_file(*this, df, c.stage, c.loc.range.line, w.text, true);
+    if (t && t->facts->kind == FileKind::Requirements) filtered_requirements_.insert(t);
+  }
+}
+
 void Project::link_image_scripts() {
   image_scripts.clear();
+  filtered_requirements_.clear();
   for (const auto& up : files) {
     const ParsedFile& df = *up;
     if (df.facts->kind != FileKind::Dockerfile) continue;
     for (const Command& c : df.facts->commands) {
       if (c.stage < 0 || c.context != CommandContext::Run) continue;
+      note_filtered_requirements(df, c);
       std::string path = script_of(c);
       if (path.empty() || unresolved_text(path)) continue;
       const ParsedFile* s = container_file(*this, df, c.stage, c.loc.range.line, path, true);

@@ -115,6 +115,9 @@ class Project {
   // The project's Dockerfile that builds the image `ref` named in `from`: a `docker build -t`
   // tag, or a bare name with a NAME/Dockerfile folder beside `from` (analysis/local_images.cpp).
   const ParsedFile* local_image(const ParsedFile& from, const std::string& ref) const;
+  // A requirements file a Dockerfile RUN reads with another program (grep, sed, awk...) after
+  // a COPY: filtered into what the image installs, so not a bare-pip install of its own.
+  bool filtered_in_image(const ParsedFile& f) const { return filtered_requirements_.count(&f) > 0; }
   // Is the Dockerfile stage built: one its last stage needs, or one a build names as its
   // target (`docker build --target NAME`, a compose or CI `target: NAME`)?
   bool stage_built(const ParsedFile& dockerfile, int stage) const;
@@ -175,6 +178,8 @@ class Project {
   void find_build_targets();
   bool builds_linked_ = false;
   void link_image_scripts();
+  void note_filtered_requirements(const ParsedFile& dockerfile, const Command& run);
+  std::set<const ParsedFile*> filtered_requirements_;
   void link_requirement_files();
   void link_one_target(const ParsedFile& f, const Install& in, const std::string& value, const Location& loc,
                        bool is_constraint);

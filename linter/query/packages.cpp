@@ -434,6 +434,23 @@ const EnvSetting* setting_behind(const ParsedFile& f, const Location& use, std::
   return found;
 }
 
+bool own_wheel_index(const IndexUrl& ix) {
+  if (ix.role != IndexRole::IndexUrl && ix.role != IndexRole::ExtraIndexUrl) return false;
+  std::string u = lower(ix.url);
+  return !u.empty() && u.find('$') == std::string::npos && cuda_of_url(u) <= 0 &&
+         !knowledge::table("public-package-indexes").match(u) && !knowledge::table("cpu-indexes").match(u);
+}
+
+bool has_own_wheel_index(const PkgRun& run) {
+  thread_local const PkgRun* last = nullptr;
+  thread_local bool answer = false;
+  if (last != &run) {
+    last = &run;
+    answer = std::any_of(run.indexes.begin(), run.indexes.end(), [](const IndexUrl& ix) { return own_wheel_index(ix); });
+  }
+  return answer;
+}
+
 bool image_ships_torch(const PkgEnv& env) {
   return env.image && knowledge::table("torch-images").match(lower(env.image->ref));
 }

@@ -147,6 +147,14 @@ std::string install_place(const PkgEnv& env, const PkgRun& run);
 // written on the use's line itself.
 const EnvSetting* setting_behind(const ParsedFile& f, const Location& use, std::string_view value);
 
+// An --index-url / --extra-index-url that is neither PyPI (or a mirror of it) nor PyTorch's nor
+// behind a variable: a project's own wheel index, which may serve CUDA or prebuilt builds
+// (knowledge/cuda.yaml public-package-indexes).
+bool own_wheel_index(const IndexUrl& ix);
+// Does any index of the run qualify? Asked per requirement, answered once per run (the last
+// run asked is remembered: one command may name thousands of requirements and indexes).
+bool has_own_wheel_index(const PkgRun& run);
+
 // Does the environment's base image ship a CUDA torch (knowledge/containers.yaml torch-images)?
 bool image_ships_torch(const PkgEnv& env);
 

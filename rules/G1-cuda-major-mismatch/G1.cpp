@@ -449,6 +449,7 @@ void default_index_torch(const EnvView& v, const InstalledPackage& ip, Reporter&
     bool no_wheels = ix.role == IndexRole::FindLinks && knowledge::table("find-links-index-roots").match(lower(ix.url));
     if ((cuda_of_url(ix.url) > 0 && !no_wheels) || ix.url.find('$') != std::string::npos) return;
   }
+  if (query::has_own_wheel_index(run)) return;  // a project's own wheel index may serve a CUDA torch
   if ((run.torch_backend && lower(run.torch_backend_value) != "cpu") || cuda_torch_pinned(v.lock_pins_cuda_torch, run)) return;
   const char* fix = "install from https://download.pytorch.org/whl/cu130 (--index-url) or uv --torch-backend=cu130, "
                     "or use an NGC PyTorch container (nvcr.io/nvidia/pytorch:25.11-py3)";

@@ -109,7 +109,8 @@ class FlashAttnRule : public Rule {
     if (last.install == &in) return last.prebuilt;
     const auto& sources = knowledge::table("flash-attn-prebuilt-sources");
     bool found = std::any_of(in.indexes.begin(), in.indexes.end(), [&](const IndexUrl& ix) {
-      return ix.role == IndexRole::FindLinks || sources.find("prebuilt-index")->capture(lower(ix.url));
+      return ix.role == IndexRole::FindLinks || sources.find("prebuilt-index")->capture(lower(ix.url)) ||
+             query::own_wheel_index(ix);
     });
     last = {&in, found};
     return found;

@@ -507,7 +507,7 @@ static void engine_image(std::string_view text, Evidence& ev, bool image) {
     }
   }
   const Entry* e = table("nvfp4-engine-images").match(lower(text));
-  if (e && e->get("nvidia") == "true") ev.ngc_engine = true;
+  if (e && (e->get("nvidia") == "true" || e->get("targets_121a") == "true")) ev.ngc_engine = true;
   else if (e && image) ev.other_engine = true;  // a setting's value may be a path (/tmp/trtllm-ssh)
 }
 
@@ -515,6 +515,8 @@ static void engine_image(std::string_view text, Evidence& ev, bool image) {
 static void engine_sources(const FileFacts& ff, Evidence& ev) {
   for (const Image& im : ff.images) engine_image(im.ref, ev, true);
   for (const EnvSetting& e : ff.env) engine_image(e.value, ev, false);
+  for (const ConfigEntry& e : ff.config)  // a recipe's `container: scitrera/dgx-spark-sglang:0.5.10`
+    if (e.scalar && knowledge::in("image-config-keys", e.key())) engine_image(e.value, ev, true);
   for (const Install& in : ff.installs)
     for (const Requirement& r : in.packages)
       if (query::has_role(r.name, "nvfp4-kernels")) ev.other_engine = true;

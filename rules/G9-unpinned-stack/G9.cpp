@@ -128,7 +128,7 @@ bool torch_stack(const std::string& name) { return knowledge::in("torch-stack", 
 // torch in the base image, none installed before?
 bool torch_from_pypi(const Item& it) {
   const PkgEnv& env = *it.ip.env;
-  return !replaces_pypi(*it.ip.run) && !query::image_ships_torch(env) &&
+  return !replaces_pypi(*it.ip.run) && !query::has_own_wheel_index(*it.ip.run) && !query::image_ships_torch(env) &&
          !it.order.torch_before(env, *it.ip.run);
 }
 
@@ -217,6 +217,7 @@ void dependent_unpinned(const Project& p, const Item& it, Reporter& out) {
 // finding); a find-links page or a wheel URL is a prebuilt wheel G9 still judges.
 bool g2_source_build(const Item& it) {
   if (!knowledge::in("flash-attn-packages", it.r.name) || !it.r.url.empty()) return false;
+  if (query::has_own_wheel_index(*it.ip.run)) return false;  // it may serve a prebuilt wheel
   for (const IndexUrl& ix : it.ip.run->indexes)
     if (ix.role == IndexRole::FindLinks) return false;
   return true;
