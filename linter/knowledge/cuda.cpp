@@ -180,6 +180,16 @@ bool is_ngc_framework_image(std::string_view ref) {
          std::isdigit(static_cast<unsigned char>(tag[3])) && std::isdigit(static_cast<unsigned char>(tag[4]));
 }
 
+// An NGC image (NeMo) whose CUDA per tag is not published but which builds on an NGC
+// PyTorch release of an earlier month: a tag before the first CUDA 13 release is CUDA 12 at
+// most (the same month's CUDA is an upper bound); a later tag stays unknown.
+ImageCuda built_on_earlier_release(const std::string& repo, const std::string& tag) {
+  ImageCuda ic = ngc_release(tag);
+  if (!ic.known || ic.major >= 13) return ic.unreadable ? ic : ImageCuda{};
+  ic.how = "NGC " + tag.substr(0, 5) + " " + repo + " release (built on an earlier NGC PyTorch release: CUDA 12)";
+  return ic;
+}
+
 // A plain release tag (v0.8.5, 0.8.5.post1) of an image in knowledge image-release-cuda.
 ImageCuda release_image(const std::string& repo, const std::string& tag) {
   std::string v = starts_with(tag, "v") ? tag.substr(1) : tag;
@@ -207,8 +217,10 @@ ImageCuda image_cuda(std::string_view ref_in) {
   if (colon == std::string::npos || (slash != std::string::npos && colon < slash)) return {};
   std::string repo = ref.substr(0, colon), tag = ref.substr(colon + 1);
   if (knowledge::table("cuda-base-image-repos").match(repo)) return cuda_base_image(tag);
-  // (The NeMo framework container's CUDA per tag is not verified: its CUDA stays unknown.)
-  if (is_ngc_framework_image(ref) && !knowledge::in("ngc-repos-unknown-cuda", ngc_repo(ref))) return ngc_release(tag);
+  if (is_ngc_framework_image(ref)) {
+    if (!knowledge::in("ngc-repos-unknown-cuda", ngc_repo(ref))) return ngc_release(tag);
+    return built_on_earlier_release(ngc_repo(ref), tag);
+  }
   if (ImageCuda ic = tag_spelled(tag); ic.known) return ic;
   return release_image(repo, tag);
 }

@@ -979,30 +979,53 @@ class Walker {
   void nested_shell(const Command& cmd, const std::vector<TSNode>& nodes) {
     if (depth_ >= 3) return;
     size_t sh = shell_word(cmd);
-    if (sh == std::string::npos) return;
+    if (sh == std::string::npos) {
+      size_t remote = ssh_command(cmd);
+      if (remote != std::string::npos) shell_body(cmd, nodes[remote], remote + 1);
+      return;
+    }
     for (size_t i = sh + 1; i + 1 < cmd.argv.size(); ++i) {
       const std::string& a = cmd.argv[i].text;
       if (a.size() < 2 || a[0] != '-' || a[1] == '-' || a.find('c') == std::string::npos) continue;
-      TSNode body = nodes[i + 1];
-      std::string_view r = raw(body);
-      // A double-quoted body is read as written: `$X` and `\<newline>` mean the same to the
-      // inner shell once the outer one expanded them; one holding `$(...)` or backquotes is
-      // not (the outer walk reads those commands already).
-      bool plain = is(body, "raw_string") ||
-                   (is(body, "string") && r.find('`') == std::string_view::npos &&
-                    r.find("$(") == std::string_view::npos);
-      if (!plain || r.size() < 2) return;
-      TSPoint b = ts_node_start_point(body), e = ts_node_end_point(body);
-      b.column += 1;
-      if (e.column > 0) e.column -= 1;
-      int saved = depth_;
-      auto outer = vars_;
-      positionals(cmd, i + 2);
-      parse(ts_node_start_byte(body) + 1, ts_node_end_byte(body) - 1, b, e, depth_ + 1);
-      vars_ = std::move(outer);
-      depth_ = saved;
+      shell_body(cmd, nodes[i + 1], i + 2);
       return;
     }
+  }
+
+  // `ssh [options] HOST 'pip install ...'`: the one quoted word after the host is a command
+  // line for the remote shell. Returns its index, or npos.
+  static size_t ssh_command(const Command& cmd) {
+    if (program(cmd.argv[0]) != "ssh") return std::string::npos;
+    static const std::string with_value = "BbcDEeFIiJLlmOoPpQRSWw";
+    size_t i = 1;
+    while (i < cmd.argv.size() && starts_with(cmd.argv[i].text, "-") && cmd.argv[i].text.size() > 1) {
+      const std::string& a = cmd.argv[i].text;
+      bool takes = a.size() == 2 && with_value.find(a[1]) != std::string::npos;
+      i += takes ? 2 : 1;
+    }
+    return i + 2 == cmd.argv.size() ? i + 1 : std::string::npos;
+  }
+
+  // Parse a quoted shell body (of `bash -c` or ssh) as a script of its own; the words from
+  // `zero` on are its $0, $1, ...
+  void shell_body(const Command& cmd, TSNode body, size_t zero) {
+    std::string_view r = raw(body);
+    // A double-quoted body is read as written: `$X` and `\<newline>` mean the same to the
+    // inner shell once the outer one expanded them; one holding `$(...)` or backquotes is
+    // not (the outer walk reads those commands already).
+    bool plain = is(body, "raw_string") ||
+                 (is(body, "string") && r.find('`') == std::string_view::npos &&
+                  r.find("$(") == std::string_view::npos);
+    if (!plain || r.size() < 2) return;
+    TSPoint b = ts_node_start_point(body), e = ts_node_end_point(body);
+    b.column += 1;
+    if (e.column > 0) e.column -= 1;
+    int saved = depth_;
+    auto outer = vars_;
+    positionals(cmd, zero);
+    parse(ts_node_start_byte(body) + 1, ts_node_end_byte(body) - 1, b, e, depth_ + 1);
+    vars_ = std::move(outer);
+    depth_ = saved;
   }
 
   // The program and arguments of a heredoc's command (`sudo tee F`: tee and F).

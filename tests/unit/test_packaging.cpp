@@ -542,9 +542,15 @@ TEST_CASE("pyproject and lock files", "[packaging]") {
   CHECK(l.locked["torch"] == "2.9.1+cu130");
 }
 
-TEST_CASE("NeMo framework tags: NGC, CUDA unknown", "[packaging]") {
+TEST_CASE("NeMo framework tags: CUDA 12 before 25.08, unknown after", "[packaging]") {
   CHECK(is_ngc_framework_image("nvcr.io/nvidia/nemo:24.07"));
-  CHECK_FALSE(image_cuda("nvcr.io/nvidia/nemo:24.07").known);
+  ImageCuda old = image_cuda("nvcr.io/nvidia/nemo:25.01");
+  CHECK(old.known);
+  CHECK(old.ngc);
+  CHECK(old.major == 12);
+  CHECK(old.how.find("earlier NGC PyTorch release") != std::string::npos);
+  CHECK_FALSE(image_cuda("nvcr.io/nvidia/nemo:25.09").known);
+  CHECK(image_cuda("nvcr.io/nvidia/nemo:latest").unreadable == image_cuda("nvcr.io/nvidia/pytorch:latest").unreadable);
 }
 
 TEST_CASE("Dockerfile: ENV of a parent stage applies to installs in a child stage", "[packaging][dockerfile]") {
