@@ -130,6 +130,7 @@ struct Image {
   // unless a build names it as its --target.
   bool unused = false;
   int parent_stage = -1;   // index of the stage it builds on, when from_stage
+  bool no_gpu = false;     // a Kubernetes container whose resources ask for no GPU
   Location loc;
 };
 

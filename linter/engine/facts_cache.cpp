@@ -325,7 +325,7 @@ template <class A> void fields(A& a, Install& i) {
   a(i.local_project), a(i.reference_only);
 }
 template <class A> void fields(A& a, Image& i) {
-  a(i.ref), a(i.stage_name), a(i.stage), a(i.from_stage), a(i.unused), a(i.parent_stage), a(i.loc);
+  a(i.ref), a(i.stage_name), a(i.stage), a(i.from_stage), a(i.unused), a(i.parent_stage), a(i.no_gpu), a(i.loc);
 }
 template <class A> void fields(A& a, EnvSetting& e) { a(e.name), a(e.value), a(e.origin), a(e.stage), a(e.loc); }
 template <class A> void fields(A& a, FileRef& r) { a(r.target), a(r.kind), a(r.dest), a(r.stage), a(r.loc); }

@@ -381,7 +381,7 @@ class Walker {
   using Piece = ShellValue;
   std::map<std::string, std::vector<Piece>> pieces_;
   static constexpr size_t kMaxPieces = 512;  // words kept per variable (bounded memory)
-  std::map<std::string, size_t> arg_list_of_;  // var -> its entry in out_.arg_lists
+  std::map<std::string, size_t> arg_list_of_;  // "var@branch" -> its entry in out_.arg_lists
   size_t arg_list_words_ = 0;
   static constexpr size_t kMaxArgListWords = 65536;  // per file
 
@@ -545,6 +545,18 @@ class Walker {
 
   // A variable now holding 2+ words with a `--flag` (`ARGS=(--tp 2 ...)`, `VLLM_ARGS="..."`) is an
   // argument list: its program is not known here. Appending replaces the variable's entry.
+  // The start byte of the case item or if/elif/else branch holding `n` (0 outside any): each
+  // branch's `ARGS=( ... )` is a launch layout of its own (`case "$PROFILE"` presets).
+  static uint32_t branch_of(TSNode n) {
+    for (TSNode up = ts_node_parent(n); !ts_node_is_null(up); up = ts_node_parent(up)) {
+      const char* t = ts_node_type(up);
+      if (!std::strcmp(t, "case_item") || !std::strcmp(t, "elif_clause") || !std::strcmp(t, "else_clause") ||
+          !std::strcmp(t, "if_statement"))
+        return ts_node_start_byte(up) + 1;
+    }
+    return 0;
+  }
+
   void record_arg_list(const std::string& var, TSNode assignment) {
     auto held = pieces_.find(var);
     if (held == pieces_.end() || held->second.size() < 2 || arg_list_words_ >= kMaxArgListWords) return;
@@ -558,7 +570,7 @@ class Walker {
     c.argv.push_back(Word{var, var, true, c.loc});
     for (const Piece& p : words) c.argv.push_back(Word{p.text, p.text, p.resolved, p.loc});
     arg_list_words_ += words.size();
-    auto [at, fresh] = arg_list_of_.try_emplace(var, out_.arg_lists.size());
+    auto [at, fresh] = arg_list_of_.try_emplace(var + "@" + std::to_string(branch_of(assignment)), out_.arg_lists.size());
     if (fresh) out_.arg_lists.push_back(std::move(c));
     else out_.arg_lists.edit()[at->second] = std::move(c);
   }
@@ -1075,7 +1087,18 @@ class Walker {
     if (prog == "tee") return first_operand(args);
     bool python = prog == "python" || starts_with(prog, "python3");
     if (python && (args.empty() || args == std::vector<std::string>{"-"})) return "heredoc.py";
+    if (builds_from_stdin(prog, args)) return "Dockerfile";
     return prog == "cat" ? redirect_target(n) : "";
+  }
+
+  // `docker build -f - .`, `docker build -t x -` (the Dockerfile is read from stdin).
+  static bool builds_from_stdin(const std::string& prog, const std::vector<std::string>& args) {
+    if ((prog != "docker" && prog != "podman") || args.empty() || args[0] != "build") return false;
+    for (size_t i = 1; i < args.size(); ++i)
+      if (args[i] == "-" || args[i] == "--file=-" || args[i] == "-f-" ||
+          ((args[i] == "-f" || args[i] == "--file") && i + 1 < args.size() && args[i + 1] == "-"))
+        return true;
+    return false;
   }
 
   // A heredoc that writes a Dockerfile, a compose file or Python: its text is parsed as that

@@ -44,6 +44,8 @@ void skypilot(const SourceFile& src, FileFacts& out, ParseDiag& diag) {
 
 struct Container {
   const ConfigEntry* image = nullptr;
+  bool resources = false;  // `resources:` states limits or requests
+  bool gpu = false;        // ... and they name a GPU (`nvidia.com/gpu: 1`)
   std::vector<const ConfigEntry*> command, args;
   std::map<std::string, std::string> env_names;  // "[i]" -> name
   std::map<std::string, std::string> env_values;  // "[i]" -> value
@@ -59,10 +61,40 @@ size_t container_end(const std::vector<std::string>& p) {
 void container_entry(Container& c, const ConfigEntry& e, const std::vector<std::string>& rest) {
   if (!e.scalar || rest.empty()) return;
   const std::string& k = rest[0];
+  if (k == "resources") {
+    c.resources = true;
+    for (const std::string& part : rest)
+      if (part.find("gpu") != std::string::npos) c.gpu = true;
+  }
   if (k == "image" && rest.size() == 1) c.image = &e;
   else if ((k == "command" || k == "args") && rest.size() == 2) (k == "command" ? c.command : c.args).push_back(&e);
   else if (k == "env" && rest.size() == 3 && rest[2] == "name") c.env_names[rest[1]] = e.value;
   else if (k == "env" && rest.size() == 3 && rest[2] == "value") c.env_values[rest[1]] = e.value;
+}
+
+// A container's image is a stage of its own (its index), and its command runs in it, as a
+// compose service's does. A container whose resources name no GPU, in a pod without the
+// NVIDIA runtime class, gets no GPU and runs no CUDA code (`no_gpu`).
+void container(const SourceFile& src, const Container& c, bool gpu_runtime, FileFacts& out, ParseDiag& diag) {
+  int stage = -1;
+  if (c.image) {
+    size_t n = out.images.size();
+    yaml_image(*c.image, c.image->value, out);
+    if (out.images.size() > n) {
+      stage = static_cast<int>(n);
+      out.images.edit().back().stage = stage;
+      out.images.edit().back().no_gpu = c.resources && !c.gpu && !gpu_runtime;
+    }
+  }
+  std::vector<const ConfigEntry*> items = c.command;
+  items.insert(items.end(), c.args.begin(), c.args.end());
+  if (items.empty() || (c.command.empty() && starts_with(items[0]->value, "-"))) return;
+  Vars vars;
+  for (const auto& [i, name] : c.env_names) vars[name] = c.env_values.count(i) ? c.env_values.at(i) : "";
+  size_t first = out.commands.size();
+  if (const ConfigEntry* body = yaml_argv(items, CommandContext::Kubernetes, out))
+    embed_shell(src, body->value, yaml_scalar_map(src, *body), vars, CommandContext::Kubernetes, out, diag);
+  for (size_t i = first; stage >= 0 && i < out.commands.size(); ++i) out.commands.edit()[i].stage = stage;
 }
 
 void kubernetes(const SourceFile& src, FileFacts& out, ParseDiag& diag) {
@@ -77,16 +109,11 @@ void kubernetes(const SourceFile& src, FileFacts& out, ParseDiag& diag) {
     for (size_t i = 0; i < end; ++i) key += "/" + e.path[i];
     container_entry(containers[key], e, std::vector<std::string>(e.path.begin() + static_cast<long>(end), e.path.end()));
   }
-  for (auto& [key, c] : containers) {
-    if (c.image) yaml_image(*c.image, c.image->value, out);
-    std::vector<const ConfigEntry*> items = c.command;
-    items.insert(items.end(), c.args.begin(), c.args.end());
-    if (items.empty() || (c.command.empty() && starts_with(items[0]->value, "-"))) continue;
-    Vars vars;
-    for (const auto& [i, name] : c.env_names) vars[name] = c.env_values[i];
-    if (const ConfigEntry* body = yaml_argv(items, CommandContext::Kubernetes, out))
-      embed_shell(src, body->value, yaml_scalar_map(src, *body), vars, CommandContext::Kubernetes, out, diag);
-  }
+  std::set<int> gpu_runtime;  // documents with `runtimeClassName: nvidia`
+  for (const ConfigEntry& e : out.config)
+    if (!e.path.empty() && e.path.back() == "runtimeClassName" && e.value.find("nvidia") != std::string::npos)
+      gpu_runtime.insert(e.document);
+  for (auto& [key, c] : containers) container(src, c, gpu_runtime.count(std::stoi(key)) > 0, out, diag);
 }
 
 // `{key}` placeholders of a recipe word filled from `defaults:` (`{{` / `}}` are literal

@@ -87,6 +87,31 @@ bool subcommand_fits(const Command& c, int prog, const knowledge::Entry& e) {
   return contains(subs, "*") || contains(subs, word);
 }
 
+// Does `base` hold `part` as a whole piece between `-`, `_` and `.` ("dsv4-vllm-entrypoint")?
+bool named_part(std::string_view base, std::string_view part) {
+  for (size_t at = base.find(part); at != std::string_view::npos; at = base.find(part, at + 1)) {
+    auto edge = [](char ch) { return ch == '-' || ch == '_' || ch == '.'; };
+    bool left = at == 0 || edge(base[at - 1]);
+    bool right = at + part.size() == base.size() || edge(base[at + part.size()]);
+    if (left && right) return true;
+  }
+  return false;
+}
+
+// A wrapper named for the launcher whose next word is one of its named subcommands
+// (`exec /usr/local/bin/dsv4-vllm-entrypoint serve MODEL --tensor-parallel-size 2`).
+bool wrapper_runs(const Command& c, const knowledge::Entry& e) {
+  const auto& subs = e.list("subcommands");
+  if (subs.empty() || contains(subs, "*")) return false;
+  for (size_t i = 0; i + 1 < c.argv.size(); ++i) {
+    std::string base = prog_base(c.argv[i].text);
+    if (!contains(subs, c.argv[i + 1].text) || contains(e.list("programs"), base)) continue;
+    for (const std::string& p : e.list("programs"))
+      if (named_part(base, p)) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 bool runs(const Command& c, std::string_view name) {
@@ -94,7 +119,7 @@ bool runs(const Command& c, std::string_view name) {
   if (!e) return false;
   if (!e->list("modules").empty() && find_module(c, e->list("modules")) >= 0) return true;
   int prog = e->list("programs").empty() ? -1 : find_program(c, e->list("programs"));
-  return prog >= 0 && subcommand_fits(c, prog, *e);
+  return (prog >= 0 && subcommand_fits(c, prog, *e)) || wrapper_runs(c, *e);
 }
 
 std::string launcher_of(const Command& c) {

@@ -387,6 +387,14 @@ const ComposeService* service_at(const FileFacts& f, const Location& at) {
   return nullptr;
 }
 
+// Is the install at `at` in a Kubernetes container's command?
+bool in_kubernetes(const FileFacts& f, const Location& at) {
+  for (const Command& c : f.commands)
+    if (c.context == CommandContext::Kubernetes && c.loc.range.line <= at.range.line && at.range.line <= c.loc.range.end_line)
+      return true;
+  return false;
+}
+
 }  // namespace
 
 std::string install_place(const PkgEnv& env, const PkgRun& run) {
@@ -395,6 +403,7 @@ std::string install_place(const PkgEnv& env, const PkgRun& run) {
     const FileFacts& f = *env.dockerfile->facts;
     if (f.kind == FileKind::Dockerfile) return "in the " + ref + " stage of " + env.dockerfile->src.path();
     if (const ComposeService* s = service_at(f, run.install->loc)) return "inside " + ref + " (compose service '" + s->name + "')";
+    if (in_kubernetes(f, run.install->loc)) return "inside " + ref + " (a Kubernetes container of " + env.dockerfile->src.path() + ")";
     return "inside " + ref + " (started by `docker run` in " + env.dockerfile->src.path() + ")";
   }
   const ParsedFile* f = run.file;

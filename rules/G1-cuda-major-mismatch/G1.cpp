@@ -199,19 +199,32 @@ void version_tags(const Project& p, const ParsedFile& f, Reporter& out) {
   }
 }
 
-// An image stage (Dockerfile stage, `docker run IMAGE ...`) that only runs nvidia-smi (a smoke
-// test of the driver).
+// `bash -c BODY` / `sh -lc BODY`.
+bool runs_body(const Command& c) {
+  for (size_t i = 1; i < c.argv.size(); ++i) {
+    const std::string& a = c.argv[i].text;
+    if (a.size() >= 2 && a[0] == '-' && a[1] != '-' && a.back() == 'c') return true;
+  }
+  return false;
+}
+
+// An image stage (Dockerfile stage, `docker run IMAGE ...`, a Kubernetes container) that only
+// checks the driver or the network (`nvidia-smi`, `ibv_devinfo`): knowledge driver-only-programs.
 bool smoke_test_stage(const ParsedFile& df, int stage) {
-  bool any = false;
+  bool check = false;
   for (const Command& c : df.facts->commands) {
     if (c.stage != stage || c.argv.empty()) continue;
-    std::string prog = c.argv[0].text;
-    if (prog.substr(prog.rfind('/') == std::string::npos ? 0 : prog.rfind('/') + 1) != "nvidia-smi") return false;
-    any = true;
+    const std::string& prog = c.argv[0].text;
+    const knowledge::Entry* e =
+        knowledge::table("driver-only-programs").find(prog.substr(prog.rfind('/') == std::string::npos ? 0 : prog.rfind('/') + 1));
+    if (!e || (e->get("role") == "body" && !runs_body(c))) return false;
+    for (const Word& w : c.argv)
+      if (lower(w.text).find("cuda") != std::string::npos) return false;
+    check = check || e->get("role") == "check";
   }
   for (const Install& in : df.facts->installs)
     if (in.stage == stage) return false;
-  return any;
+  return check;
 }
 
 // Unsafe (a new container changes the whole stack): a pre-25.08 NGC tag -> the current CUDA 13
@@ -269,7 +282,7 @@ void image(const Project& p, const Image& im, Reporter& out) {
 void images(const Project& p, const ParsedFile& f, Reporter& out) {
   if (f.facts->images.empty() || query::other_platform(p, f.src.path())) return;
   for (const Image& im : f.facts->images)
-    if (!im.from_stage && !smoke_test_stage(f, im.stage) && p.stage_built(f, im.stage) &&
+    if (!im.from_stage && !im.no_gpu && !smoke_test_stage(f, im.stage) && p.stage_built(f, im.stage) &&
         !query::other_platform_section(*f.facts, im.loc.range.line))
       image(p, im, out);
 }

@@ -35,7 +35,7 @@ FileFacts every_fact() {
   in.reference_only = true;
   f.installs = {in};
   f.indexes = {idx};
-  f.images = {{"nvcr.io/nvidia/pytorch:25.11-py3", "builder", 0, false, true, -1, at(7)}, {"builder", "final", 1, true, false, 0, at(8)}};
+  f.images = {{"nvcr.io/nvidia/pytorch:25.11-py3", "builder", 0, false, true, -1, true, at(7)}, {"builder", "final", 1, true, false, 0, false, at(8)}};
   f.env = {{"CUDA_HOME", "/usr/local/cuda", EnvOrigin::Sed, 1, at(9)}};
   f.refs = {{"requirements.txt", RefKind::Dockerfile, "/app/", 1, at(10)}};
   f.commands = {command(11), command(12)};
@@ -119,6 +119,8 @@ TEST_CASE("facts cache: every fact type survives the round trip") {
   CHECK_FALSE(f.installs[0].no_index);
   CHECK(f.images[1].parent_stage == 0);
   CHECK(f.images[0].unused);
+  CHECK(f.images[0].no_gpu);
+  CHECK_FALSE(f.images[1].no_gpu);
   CHECK_FALSE(f.images[1].unused);
   CHECK(f.commands[1].env[0].second.raw == "'1'");
   CHECK(f.commands[0].context == CommandContext::Kubernetes);
