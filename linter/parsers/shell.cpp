@@ -1105,12 +1105,15 @@ class Walker {
   // file (its lines mapped back here), so a setup written by a script or a guide's step counts.
   void heredoc_file(TSNode n) {
     static thread_local int nested = 0;  // a heredoc's Dockerfile may hold another heredoc
-    if (nested >= 3) return;
+    if (nested >= 3 || calls_ > 0) return;  // a function's heredoc is read where it is defined
     TSNode body{};
-    bool found = false;
+    bool found = false, quoted = false;
     ts::each_named_child(n, [&](TSNode ch) {
-      if (is(ch, "heredoc_redirect"))
-        ts::each_named_child(ch, [&](TSNode b) { if (is(b, "heredoc_body")) body = b, found = true; });
+      if (!is(ch, "heredoc_redirect")) return;
+      ts::each_named_child(ch, [&](TSNode b) {
+        if (is(b, "heredoc_body")) body = b, found = true;
+        if (is(b, "heredoc_start")) quoted = raw(b).find_first_of("'\"\\") != std::string_view::npos;
+      });
     });
     if (!found) return;
     std::string target = heredoc_target(n);
@@ -1123,9 +1126,16 @@ class Walker {
     EmbedMap m;
     int row = static_cast<int>(ts_node_start_point(body).row) + 1;
     for (const std::string& l : split(text, '\n')) m.add(src_, row++, l);
+    // `<<EOF` (unquoted): the shell expands `$X` and `${X:+...}` first, so Python syntax
+    // errors in such a body are about text the shell rewrites.
+    bool expanded = !quoted && (text.find("${") != std::string::npos || text.find("$(") != std::string::npos);
+    ParseDiag inner;
+    inner.python_wanted = diag_.python_wanted;
     ++nested;
-    parse_embedded(src_, base, std::move(text), m, out_, diag_);
+    parse_embedded(src_, base, std::move(text), m, out_, inner);
     --nested;
+    for (Notification& note : inner.notes)
+      if (!(expanded && note.id == "python-syntax")) diag_.notes.push_back(std::move(note));
   }
 
   static bool compose_name(const std::string& base) {

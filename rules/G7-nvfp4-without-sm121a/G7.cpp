@@ -43,7 +43,7 @@ bool decided_elsewhere(const Evidence& ev, const Place& a) {
 void plain_arch_lists(const Project& p, const Evidence& ev, Reporter& out) {
   std::set<std::tuple<std::string, int, int>> reported;  // one finding per place
   for (const auto& a : ev.plain) {
-    if (decided_elsewhere(ev, a)) continue;
+    if (decided_elsewhere(ev, a) || kernels_without_fp4(p, a)) continue;
     auto u = std::find_if(ev.uses.begin(), ev.uses.end(), [&](const Place& x) { return a.near(x); });
     if (u == ev.uses.end() || !reported.insert({a.loc.path, a.loc.range.line, a.loc.range.col}).second) continue;
     std::string msg = a.what +
@@ -147,7 +147,7 @@ void uses_without_arch(const Evidence& ev, Reporter& out) {
     auto near_u = [&](const Place& x) { return x.near(u); };
     bool listed_near = std::any_of(ev.plain.begin(), ev.plain.end(), near_u) ||
                        std::any_of(ev.suffixed.begin(), ev.suffixed.end(), near_u);
-    if (!listed_near && !ev.ngc_files.count(u.loc.path)) unbuilt.push_back(&u);
+    if (!listed_near && !ev.spark_build_files.count(u.loc.path)) unbuilt.push_back(&u);
   }
   // NVIDIA's NGC images, the project's only engines, are its Spark builds
   if (ev.specific.empty() && !ev.only_ngc_engines()) never_targets_121a(unbuilt, out);
@@ -160,6 +160,8 @@ class Nvfp4Rule : public Rule {
   void check(const Project& p, Reporter& out) const override {
     Evidence ev = gather(p);
     if (ev.uses.empty()) return;
+    // a build of kernels the project holds, with no FP4 hardware code, is not an NVFP4 build
+    std::erase_if(ev.builds, [&](const Place& b) { return kernels_without_fp4(p, b); });
     plain_arch_lists(p, ev, out);
     uses_without_arch(ev, out);
   }

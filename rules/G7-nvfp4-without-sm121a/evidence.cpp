@@ -257,9 +257,17 @@ static bool naming_command(const Command& c) {
 }
 
 // `naming` is naming_command(c), judged once per command (it reads the whole line).
+// `ENABLE_NVFP4_SM100=0`, `USE_NVFP4=false`: a switch that turns an NVFP4 path off.
+static bool switched_off(const std::string& word) {
+  size_t eq = word.find('=');
+  if (eq == std::string::npos) return false;
+  static const std::set<std::string> off = {"0", "false", "off", "no", "none", "disabled"};
+  return off.count(lower(word.substr(eq + 1))) > 0;
+}
+
 static void command_uses(const Command& c, size_t i, bool naming, Evidence& ev) {
   const Word& w = c.argv[i];
-  if (i == 0 || naming) return;
+  if (i == 0 || naming || switched_off(w.text)) return;
   if (knowledge::in("naming-flags", c.argv[i - 1].text)) return;  // --name vllm-nvfp4
   if (nvfp4_word(w.text)) ev.uses.push_back({w.loc, w.text});
   for (const Entry& f : table("nvfp4-flags").entries)
@@ -302,7 +310,34 @@ static void kernel_builds(const Command& c, bool arch_here, Evidence& ev) {
   const std::string& word = tool->get("cuda_word");
   bool cuda = word.empty() ||
               std::any_of(a.begin(), a.end(), [&](const Word& w) { return w.text.find(word) != std::string::npos; });
-  if (cuda) ev.builds.push_back({c.loc, prog + " with no architecture list"});
+  if (!cuda) return;
+  Place b(c.loc, prog + " with no architecture list");
+  auto src = std::find_if(a.begin() + 1, a.end(), [](const Word& w) { return ends_with(w.text, ".cu"); });
+  if (src != a.end()) b.source = src->text;
+  ev.builds.push_back(std::move(b));
+}
+
+// The project file a build's source names: the file itself, else the one file of that name.
+static const ParsedFile* kernel_file(const Project& p, const Place& place) {
+  if (place.source.empty()) return p.find(place.loc.path);
+  std::string base = place.source.substr(place.source.rfind('/') == std::string::npos ? 0 : place.source.rfind('/') + 1);
+  const ParsedFile* found = nullptr;
+  for (const auto& f : p.files) {
+    const std::string& path = f->src.path().str();
+    if (path != base && !ends_with(path, "/" + base)) continue;
+    if (found) return nullptr;  // two files of that name: which one is built is unknown
+    found = f.get();
+  }
+  return found;
+}
+
+bool kernels_without_fp4(const Project& p, const Place& place) {
+  const ParsedFile* f = kernel_file(p, place);
+  if (!f || (place.source.empty() && f->facts->kind != FileKind::Python)) return false;
+  std::string text = f->src.text();
+  if (text.find("__global__") == std::string::npos) return false;
+  const auto& markers = table("native-fp4-code").values();
+  return std::none_of(markers.begin(), markers.end(), [&](const std::string& m) { return text.find(m) != std::string::npos; });
 }
 
 // A word that names an arch-specific target outright (sm_121a, compute_121a, sm_120f), as an
@@ -511,6 +546,22 @@ static void engine_image(std::string_view text, Evidence& ev, bool image) {
   else if (e && image) ev.other_engine = true;  // a setting's value may be a path (/tmp/trtllm-ssh)
 }
 
+// An engine image built for the Spark (knowledge nvfp4-engine-images `nvidia` / `targets_121a`).
+static bool spark_build(const std::string& ref) {
+  const Entry* e = table("nvfp4-engine-images").match(lower(ref));
+  return e && (e->get("nvidia") == "true" || e->get("targets_121a") == "true");
+}
+
+// Does the file run its NVFP4 on Spark builds: an NGC framework image, or only images built
+// for the Spark (an upstream engine beside them keeps the file's uses open)?
+static bool runs_spark_builds(const FileFacts& ff) {
+  auto own = [](const Image& im) { return !im.from_stage; };
+  auto ngc = [&](const Image& im) { return own(im) && is_ngc_framework_image(im.ref); };
+  if (std::any_of(ff.images.begin(), ff.images.end(), ngc)) return true;
+  bool any = std::any_of(ff.images.begin(), ff.images.end(), own);
+  return any && std::all_of(ff.images.begin(), ff.images.end(), [&](const Image& im) { return !own(im) || spark_build(im.ref); });
+}
+
 // Where the file's NVFP4 kernels can come from (Evidence::ngc_engine / other_engine).
 static void engine_sources(const FileFacts& ff, Evidence& ev) {
   for (const Image& im : ff.images) engine_image(im.ref, ev, true);
@@ -534,8 +585,7 @@ Evidence gather(const Project& p) {
     python_env(ff.python, ev);
     if (ff.kind == FileKind::Python || ff.kind == FileKind::Notebook) identifiers(*f, ev);
     if (names_archs(ff)) ev.arch_dirs.push_back(dir_of(f->src.path()));
-    for (const Image& im : ff.images)
-      if (is_ngc_framework_image(im.ref)) ev.ngc_files.insert(f->src.path());
+    if (runs_spark_builds(ff)) ev.spark_build_files.insert(f->src.path());
     engine_sources(ff, ev);
   }
   return ev;

@@ -38,6 +38,7 @@ struct Place {
   Location value_loc;  // where the architecture list is written (the flag's value may follow it)
   std::string yields_to;  // a plain environment setting: the variable that decides instead (arch.yaml env_yields_to)
   bool doc = false;       // written in a Markdown document
+  std::string source;     // a build's kernel source file as written (`nvcc x.cu`), when one is named
   // Do the two meet? Files: one's directory contains the other's. A document's code is weaker
   // evidence: it meets its own document, and the project files of its own folder it describes
   // (a README beside its Dockerfile), not another document or a subproject's files.
@@ -47,13 +48,18 @@ struct Place {
   }
 };
 
+// Does the project hold the kernel source behind `place` (a Python file with inline kernels,
+// or the one project file named like the build's `.cu` source) and does it have no FP4
+// hardware code (knowledge native-fp4-code)? Such a build is not an NVFP4 kernel build.
+bool kernels_without_fp4(const Project& p, const Place& place);
+
 struct Evidence {
   std::vector<Place> uses, plain, specific, builds;
   // plain 12.1 lists of a build whose own CMake adds the `a` (llama.cpp): 12.1a for the uses
   // in their tree, not a project-wide 12.1a target
   std::vector<Place> suffixed;
   std::vector<std::string> arch_dirs;  // directories whose files name architectures (any GPU)
-  std::set<std::string> ngc_files;     // files that run an NGC framework image (NVIDIA's Spark builds)
+  std::set<std::string> spark_build_files;  // files that run an NGC image or another Spark build of an engine
   // Where the project's NVFP4 kernels can come from: NVIDIA's engine images named anywhere (an
   // image, or a setting's value such as TRT_IMAGE=nvcr.io/nvidia/tensorrt-llm/release:1.2.0),
   // and any other source: another engine image (vllm/vllm-openai, lmsysorg/sglang: knowledge

@@ -144,3 +144,16 @@ TEST_CASE("compose: a folded command keeps each word on its own line", "[embedde
   CHECK(v->argv[4].loc.range.line == 5);
   CHECK(v->argv[4].loc.range.col == 30);
 }
+
+TEST_CASE("shell heredocs: an expanded Python body's syntax is the shell's; a function's heredoc is read once",
+          "[embedded]") {
+  auto syntax_notes = [](const ParseDiag& d) {
+    return std::count_if(d.notes.begin(), d.notes.end(), [](const Notification& n) { return n.id == "python-syntax"; });
+  };
+  // `${TOKEN:+...}` is rewritten by the shell before Python reads the text
+  Parsed expanded = parse("get.sh", "fetch() {\n  python3 <<EOF\n${TOKEN:+os.environ['T'] = '$TOKEN'}\nimport os\nEOF\n}\nfetch\n");
+  CHECK(syntax_notes(expanded.diag) == 0);
+  // a quoted delimiter keeps the text as written: its syntax error is Python's, reported once
+  Parsed quoted = parse("get.sh", "fetch() {\n  python3 <<'EOF'\nif x\nEOF\n}\nfetch\nfetch\n");
+  CHECK(syntax_notes(quoted.diag) == 1);
+}
