@@ -90,6 +90,16 @@ std::optional<Command> container_command(const Command& c, size_t image, int sta
   return in;
 }
 
+// `${HF_TOKEN:+-e HF_TOKEN="$HF_TOKEN"}`: options given only when a variable is set.
+bool optional_options(const Word& w) {
+  if (w.resolved && w.text.empty()) return true;
+  std::string_view r = w.raw;
+  if (r.size() > 2 && r.front() == '"' && r.back() == '"') r = r.substr(1, r.size() - 2);
+  size_t alt = r.find(":+");
+  return starts_with(r, "${") && alt != std::string_view::npos && alt + 2 < r.size() && r[alt + 2] == '-' &&
+         r.find('}') > alt;
+}
+
 // Index of the word after `argv[0] [sudo] docker run ...` options, or 0.
 size_t image_arg(const Command& c) {
   const auto& a = c.argv;
@@ -106,7 +116,7 @@ size_t image_arg(const Command& c) {
     if (sub != "run" && sub != "create" && sub != "pull") return 0;
     for (++k; k < a.size(); ++k) {
       const std::string& t = a[k].text;
-      if (t == "--") continue;
+      if (t == "--" || optional_options(a[k])) continue;
       if (!starts_with(t, "-")) return looks_like_image(t) ? k : 0;
       if (t.find('=') == std::string::npos && takes_value(t)) ++k;
     }

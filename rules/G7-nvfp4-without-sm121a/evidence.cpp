@@ -137,7 +137,16 @@ static bool nvfp4_path(const std::string& l) {
   return ends_with(last, "nvfp4");
 }
 
+// `ENABLE_NVFP4_SM100=0`, `USE_NVFP4=false`: a switch that turns an NVFP4 path off.
+static bool switched_off(std::string_view word) {
+  size_t eq = word.find('=');
+  if (eq == std::string_view::npos) return false;
+  static const std::set<std::string> off = {"0", "false", "off", "no", "none", "disabled"};
+  return off.count(lower(std::string(word.substr(eq + 1)))) > 0;
+}
+
 bool nvfp4_word(std::string_view word) {
+  if (switched_off(word)) return false;
   auto l = word_value(word);
   if (!l) return false;
   if (knowledge::in("nvfp4-quant-values", *l)) return true;
@@ -257,17 +266,9 @@ static bool naming_command(const Command& c) {
 }
 
 // `naming` is naming_command(c), judged once per command (it reads the whole line).
-// `ENABLE_NVFP4_SM100=0`, `USE_NVFP4=false`: a switch that turns an NVFP4 path off.
-static bool switched_off(const std::string& word) {
-  size_t eq = word.find('=');
-  if (eq == std::string::npos) return false;
-  static const std::set<std::string> off = {"0", "false", "off", "no", "none", "disabled"};
-  return off.count(lower(word.substr(eq + 1))) > 0;
-}
-
 static void command_uses(const Command& c, size_t i, bool naming, Evidence& ev) {
   const Word& w = c.argv[i];
-  if (i == 0 || naming || switched_off(w.text)) return;
+  if (i == 0 || naming) return;
   if (knowledge::in("naming-flags", c.argv[i - 1].text)) return;  // --name vllm-nvfp4
   if (nvfp4_word(w.text)) ev.uses.push_back({w.loc, w.text});
   for (const Entry& f : table("nvfp4-flags").entries)
