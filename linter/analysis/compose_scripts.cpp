@@ -166,9 +166,8 @@ class EnvFiles {
   std::map<const ParsedFile*, ShellEnv> envs_;
 
   const ParsedFile* settings(const ParsedFile& from, const std::string& path) const {
-    if (path.empty() || path[0] == '/' || path.find('$') != std::string::npos) return nullptr;
-    const ParsedFile* f = p_.resolve(from, path);
-    if (!f) f = p_.find(path_in_dir("", path));
+    if (path.find('$') != std::string::npos) return nullptr;
+    const ParsedFile* f = p_.resolve_relative(from, path);
     return f && f->facts->kind == FileKind::Shell ? f : nullptr;
   }
 

@@ -148,6 +148,12 @@ const ParsedFile* Project::resolve(const ParsedFile& from, const std::string& ta
   return nullptr;
 }
 
+const ParsedFile* Project::resolve_relative(const ParsedFile& from, const std::string& path) const {
+  if (path.empty() || path[0] == '/') return nullptr;
+  const ParsedFile* f = resolve(from, path);
+  return f ? f : find(join_path("", path));
+}
+
 const Image* Project::stage_image(const ParsedFile& df, int stage) const {
   const ParsedFile* file = &df;
   std::set<std::pair<const ParsedFile*, int>> seen;

@@ -104,6 +104,9 @@ class Project {
   const ParsedFile* find(const std::string& display_path) const;  // O(1) after the first call
   // Resolve a reference written in `from` (relative to its directory) to a project file.
   const ParsedFile* resolve(const ParsedFile& from, const std::string& target) const;
+  // A relative path a command of `from` names: beside `from`, else from the project's top (a
+  // script run from the repository root). Null for an empty or absolute path.
+  const ParsedFile* resolve_relative(const ParsedFile& from, const std::string& path) const;
 
   // Install contexts for a requirements-like file, read off `envs`: every Dockerfile stage
   // or host command whose install run pulls it in (-r, transitively, or -c), else one

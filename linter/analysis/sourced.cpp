@@ -167,21 +167,14 @@ class SourceLinker {
       for (const Command& c : up->facts->commands) {
         size_t at = script_word(c);
         if (at == std::string::npos) continue;
-        if (const ParsedFile* s = resolved(*up, c.argv[at].text)) (*calls_)[s].push_back({up.get(), &c, at});
+        if (const ParsedFile* s = p_.resolve_relative(*up, c.argv[at].text)) (*calls_)[s].push_back({up.get(), &c, at});
       }
-  }
-
-  const ParsedFile* resolved(const ParsedFile& from, const std::string& path) const {
-    if (path.empty() || path[0] == '/') return nullptr;
-    const ParsedFile* f = p_.resolve(from, path);
-    return f ? f : p_.find(path);
   }
 
   const ParsedFile* target(const ParsedFile& script, const Word& w) const {
     std::string path = written_path(w);
     if (path.empty()) return nullptr;
-    const ParsedFile* f = path[0] == '/' ? nullptr : p_.resolve(script, path);
-    if (!f && path[0] != '/') f = p_.find(path);  // run from the project's top
+    const ParsedFile* f = p_.resolve_relative(script, path);
     for (const char* suffix : kSettingsTemplateSuffixes) {  // only its committed template exists
       if (f || path[0] == '/') break;
       f = p_.resolve(script, path + suffix);
