@@ -293,6 +293,7 @@ void Project::note_filtered_requirements(const ParsedFile& df, const Command& c)
   for (size_t i = 1; i < c.argv.size(); ++i) {
     const Word& w = c.argv[i];
     if (!w.resolved || w.text.empty() || w.text[0] == '-' || w.text.find('/') == std::string::npos) continue;
+    if (!ends_with(w.text, ".txt") && !ends_with(w.text, ".in")) continue;  // only a requirements file's name
     const ParsedFile* t = container_file(*this, df, c.stage, c.loc.range.line, w.text, true);
     if (t && t->facts->kind == FileKind::Requirements) filtered_requirements_.insert(t);
   }
