@@ -394,6 +394,8 @@ static size_t byte_of_col(std::string_view l, int col) {  // 1-based code-point 
   return i;
 }
 
+static bool in_tested_collection(std::string_view before);
+
 static bool compared_string(const ParsedFile& f, const Location& at) {
   if (f.src.released() || at.range.line != at.range.end_line || at.path.str() != f.src.path()) return false;
   std::string_view l = f.src.line(at.range.line);
@@ -406,6 +408,22 @@ static bool compared_string(const ParsedFile& f, const Location& at) {
     if (starts_with(after, op)) return true;
   for (std::string_view op : {"==", "!=", " in", "startswith(", "endswith(", "find(", "index(", "count("})
     if (ends_with(before, op)) return true;
+  return in_tested_collection(before);
+}
+
+// `precision in ("FP4", "NVFP4")`, `.startswith(("nvfp4", "mxfp4"))`: the string is an item of a
+// tuple, list or set the text is tested against; `before` is the line up to the string.
+static bool in_tested_collection(std::string_view before) {
+  int depth = 0;
+  for (size_t i = before.size(); i-- > 0;) {
+    char ch = before[i];
+    if (ch == ')' || ch == ']' || ch == '}') ++depth;
+    else if ((ch == '(' || ch == '[' || ch == '{') && depth-- == 0) {
+      std::string_view head = before.substr(0, i);
+      while (!head.empty() && head.back() == ' ') head.remove_suffix(1);
+      return ends_with(head, " in") || ends_with(head, "startswith(") || ends_with(head, "endswith(");
+    }
+  }
   return false;
 }
 
@@ -534,6 +552,12 @@ static bool recorded_output(std::string_view path) {
 // nvfp4-engine-images, or an NGC framework image (NVIDIA's build). A setting's value only
 // counts for NVIDIA's images, whose names cannot be mistaken for a path.
 static void engine_image(std::string_view text, Evidence& ev, bool image) {
+  // `${VLLM_IMAGE}`: a variable's name says nothing of the image (its default, `${X:-ref}`, does)
+  if (size_t dollar = text.find('$'); dollar != std::string_view::npos) {
+    size_t dflt = text.find(":-", dollar);
+    if (dflt == std::string_view::npos) return;
+    text = text.substr(dflt + 2, text.find('}', dflt) - dflt - 2);
+  }
   size_t ngc = text.find("nvcr.io/nvidia/");
   if (ngc != std::string_view::npos) {
     std::string_view ref = text.substr(ngc);
