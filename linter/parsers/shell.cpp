@@ -381,6 +381,9 @@ class Walker {
   using Piece = ShellValue;
   std::map<std::string, std::vector<Piece>> pieces_;
   static constexpr size_t kMaxPieces = 512;  // words kept per variable (bounded memory)
+  // The case item or if/elif/else branch being walked (its start byte + 1; 0 outside any): each
+  // branch's `ARGS=( ... )` is a launch layout of its own (`case "$PROFILE"` presets).
+  uint32_t branch_ = 0;
   std::map<std::string, size_t> arg_list_of_;  // "var@branch" -> its entry in out_.arg_lists
   size_t arg_list_words_ = 0;
   static constexpr size_t kMaxArgListWords = 65536;  // per file
@@ -545,18 +548,6 @@ class Walker {
 
   // A variable now holding 2+ words with a `--flag` (`ARGS=(--tp 2 ...)`, `VLLM_ARGS="..."`) is an
   // argument list: its program is not known here. Appending replaces the variable's entry.
-  // The start byte of the case item or if/elif/else branch holding `n` (0 outside any): each
-  // branch's `ARGS=( ... )` is a launch layout of its own (`case "$PROFILE"` presets).
-  static uint32_t branch_of(TSNode n) {
-    for (TSNode up = ts_node_parent(n); !ts_node_is_null(up); up = ts_node_parent(up)) {
-      const char* t = ts_node_type(up);
-      if (!std::strcmp(t, "case_item") || !std::strcmp(t, "elif_clause") || !std::strcmp(t, "else_clause") ||
-          !std::strcmp(t, "if_statement"))
-        return ts_node_start_byte(up) + 1;
-    }
-    return 0;
-  }
-
   void record_arg_list(const std::string& var, TSNode assignment) {
     auto held = pieces_.find(var);
     if (held == pieces_.end() || held->second.size() < 2 || arg_list_words_ >= kMaxArgListWords) return;
@@ -570,7 +561,7 @@ class Walker {
     c.argv.push_back(Word{var, var, true, c.loc});
     for (const Piece& p : words) c.argv.push_back(Word{p.text, p.text, p.resolved, p.loc});
     arg_list_words_ += words.size();
-    auto [at, fresh] = arg_list_of_.try_emplace(var + "@" + std::to_string(branch_of(assignment)), out_.arg_lists.size());
+    auto [at, fresh] = arg_list_of_.try_emplace(var + "@" + std::to_string(branch_), out_.arg_lists.size());
     if (fresh) out_.arg_lists.push_back(std::move(c));
     else out_.arg_lists.edit()[at->second] = std::move(c);
   }
@@ -1180,6 +1171,21 @@ class Walker {
     ts::Nest guard(nesting_);
     if (nesting_ > ts::kMaxDepth) return;
     const char* t = ts_node_type(n);
+    if (branch_node(t)) {  // see branch_
+      uint32_t outer = std::exchange(branch_, ts_node_start_byte(n) + 1);
+      walk_node(n, t);
+      branch_ = outer;
+      return;
+    }
+    walk_node(n, t);
+  }
+
+  static bool branch_node(const char* t) {
+    return !std::strcmp(t, "case_item") || !std::strcmp(t, "elif_clause") || !std::strcmp(t, "else_clause") ||
+           !std::strcmp(t, "if_statement");
+  }
+
+  void walk_node(TSNode n, const char* t) {
     if (!std::strcmp(t, "command")) return command(n);
     if (!std::strcmp(t, "variable_assignment")) {
       seen_command_ = true;
