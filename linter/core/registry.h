@@ -29,6 +29,9 @@ struct ParseDiag {
   // Set by the engine's prefilter for files that embed Python (notebook code cells): whether
   // the embedded Python, all of it, can yield a fact any rule reads. Null: parse it all.
   std::function<bool(std::string_view)> python_wanted;
+  // Set by the prefilter for a Python file: the lines (1-based, ascending) whose statements can
+  // yield a fact a rule reads; the parser may parse only those statements. Null: parse it all.
+  std::function<std::vector<int>(std::string_view)> python_lines;
   void error(const std::string& path, Range r, std::string msg, std::string id = "parse-error") {
     notes.push_back({Level::Error, path, r, std::move(msg), std::move(id)});
   }

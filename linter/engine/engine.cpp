@@ -655,6 +655,8 @@ void parse_fresh(Job& job, std::string text, const ContentHash& hash, const Lint
   ParseDiag diag;
   if (facts.kind == FileKind::Notebook)
     diag.python_wanted = [&filter](std::string_view code) { return filter.embedded_python_wanted(code); };
+  if (facts.kind == FileKind::Python && wanted && filter.trims_python())  // parsed around its trigger lines
+    diag.python_lines = [&filter](std::string_view code) { return filter.python_lines(code); };
   // The file's memory budget (core/parse_budget.h): a file that spends it fails alone.
   ParseBudget budget(ParseBudget::for_size(pf->src.text().size()));
   try {

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
+#include <iterator>
 #include <memory>
 #include <string>
 #include <vector>
@@ -176,6 +177,7 @@ class MatchedLines {
       pos = nl + 1;
     }
   }
+  std::vector<int> take() && { return std::move(marked_); }
   bool any(const Range& r) const {  // an unknown range counts as matched
     if (!r.valid()) return true;
     auto it = std::lower_bound(marked_.begin(), marked_.end(), r.line);
@@ -205,6 +207,19 @@ void Prefilter::trim(const SourceFile& src, FileFacts& f) const {
     return !lines.any(a.loc.range) && !named(a.target) && !named(a.resolved) && !holds(a.value);
   });
   std::erase_if(py.strings.edit(), [&](const auto& s) { return !lines.any(s.second.range) && !holds(s.first); });
+}
+
+bool Prefilter::trims_python() const { return impl_->python != nullptr; }
+
+std::vector<int> Prefilter::python_lines(std::string_view text) const {
+  std::vector<int> lines = MatchedLines(text, *impl_->python).take();
+  if (impl_->python_names) {
+    std::vector<int> named = MatchedLines(text, *impl_->python_names).take();
+    std::vector<int> both;
+    std::merge(lines.begin(), lines.end(), named.begin(), named.end(), std::back_inserter(both));
+    lines = std::move(both);
+  }
+  return lines;
 }
 
 bool prefilter_enabled_by_env() {

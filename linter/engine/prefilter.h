@@ -4,6 +4,7 @@
 // parsed: their facts stay empty.
 #pragma once
 #include <string_view>
+#include <vector>
 
 #include "core/facts.h"
 
@@ -26,6 +27,11 @@ class Prefilter {
   // (knowledge python-fact-names says which stay); `src` still holds the text. Imports stay.
   // Nothing is dropped when the filter is off. Thread-safe.
   void trim(const SourceFile& src, FileFacts& facts) const;
+  // The lines of a Python file that hold a trigger word or a python-fact-names name (1-based,
+  // ascending): the statements trim() can keep. Thread-safe.
+  std::vector<int> python_lines(std::string_view text) const;
+  // Whether trim() drops anything (the filter is on and has Python trigger words).
+  bool trims_python() const;
 
  private:
   bool python_wanted(std::string_view text) const;

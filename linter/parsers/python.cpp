@@ -420,6 +420,17 @@ class PyWalker {
   }
 };
 
+// The part's ranges only (none: an empty text); null when tree-sitter refuses them.
+ts::TreePtr parse_part(TSParser* parser, const PythonPart& part) {
+  if (part.ranges.empty()) return ts::parse(parser, "");
+  std::vector<TSRange> r;
+  r.reserve(part.ranges.size());
+  for (const PythonPart::Lines& l : part.ranges)
+    r.push_back({{l.first_row, 0}, {l.end_row, l.end_column}, l.begin, l.end});
+  if (!ts_parser_set_included_ranges(parser, r.data(), static_cast<uint32_t>(r.size()))) return nullptr;
+  return ts::parse(parser, part.text);
+}
+
 }  // namespace
 
 void parse_python(const SourceFile& src, PythonFacts& out, ParseDiag& diag) {
@@ -431,7 +442,15 @@ void parse_python(const SourceFile& src, PythonFacts& out, ParseDiag& diag) {
   }
   const std::string& text = src.text();
   if (ts::refuse_deep(src, text, diag)) return;
-  ts::TreePtr tree = ts::parse(parser.get(), text);
+  ts::TreePtr tree;
+  if (diag.python_lines) {  // the statements around the trigger lines, when they parse cleanly
+    if (std::optional<PythonPart> part = python_statements_only(text, diag.python_lines(text))) {
+      tree = parse_part(parser.get(), *part);
+      if (tree && ts_node_has_error(ts_tree_root_node(tree.get()))) tree.reset();
+      ts_parser_set_included_ranges(parser.get(), nullptr, 0);
+    }
+  }
+  if (!tree) tree = ts::parse(parser.get(), text);
   if (!tree) return;
   TSNode root = ts_tree_root_node(tree.get());
   if (ts_node_has_error(root)) {
