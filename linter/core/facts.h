@@ -6,6 +6,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/source.h"
@@ -96,9 +97,16 @@ enum class Installer { Pip, UvPip, UvAdd, Conda, RequirementsFile, PyprojectDeps
 enum class IndexRole { IndexUrl, ExtraIndexUrl, FindLinks, UvIndex, CondaChannel };
 
 struct IndexUrl {
+  IndexUrl() = default;
+  IndexUrl(std::string u, IndexRole r, Location l) : url(std::move(u)), role(r), loc(std::move(l)) {}
   std::string url;
   IndexRole role = IndexRole::IndexUrl;
   Location loc;
+  // An explicit uv index (`explicit = true`) serves only the packages [tool.uv.sources] sends
+  // to it: `by_source` is set and `source_markers` holds each such entry's marker ("" when it
+  // has none). No entry: the index serves nothing.
+  bool by_source = false;
+  std::vector<std::string> source_markers;
 };
 
 // One install: a pip/uv/conda command, or the contents of a requirements-like file.

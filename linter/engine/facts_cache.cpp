@@ -37,7 +37,7 @@ static_assert(kLast<FileKind> <= static_cast<int>(cache_key::kKind), "a file kin
 #if defined(__GLIBCXX__) && __SIZEOF_POINTER__ == 8
 static_assert(sizeof(Range) == 16 && sizeof(Location) == 24);
 static_assert(sizeof(Requirement) == 280, "serialize the new Requirement field in facts_cache.cpp");
-static_assert(sizeof(IndexUrl) == 64, "serialize the new IndexUrl field in facts_cache.cpp");
+static_assert(sizeof(IndexUrl) == 96, "serialize the new IndexUrl field in facts_cache.cpp");
 static_assert(sizeof(Install) == 184, "serialize the new Install field in facts_cache.cpp");
 static_assert(sizeof(Image) == 104, "serialize the new Image field in facts_cache.cpp");
 static_assert(sizeof(EnvSetting) == 96, "serialize the new EnvSetting field in facts_cache.cpp");
@@ -318,7 +318,7 @@ template <class A> void fields(A& a, Requirement& r) {
   a(r.name), a(r.raw), a(r.extras), a(r.specifier), a(r.exact_version), a(r.local_version);
   a(r.marker), a(r.url), a(r.hashed), a(r.has_upper_bound), a(r.loc);
 }
-template <class A> void fields(A& a, IndexUrl& i) { a(i.url), a(i.role), a(i.loc); }
+template <class A> void fields(A& a, IndexUrl& i) { a(i.url), a(i.role), a(i.loc), a(i.by_source), a(i.source_markers); }
 template <class A> void fields(A& a, Install& i) {
   a(i.tool), a(i.packages), a(i.requirement_files), a(i.constraint_files), a(i.indexes), a(i.no_deps);
   a(i.upgrade), a(i.torch_backend), a(i.torch_backend_value), a(i.stage), a(i.loc), a(i.no_index);

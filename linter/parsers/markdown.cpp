@@ -228,11 +228,12 @@ void placeholders(std::string& l) {
 }
 
 // Console transcripts: keep prompt lines (prompt blanked, columns kept) and
-// their `\` continuations, blank the output lines.
+// their `\` continuations, blank the output lines. A console block with no prompt at all is a
+// list of commands, as a bash block is.
 std::vector<std::string> strip_prompts(const std::vector<std::string>& lines, bool console) {
-  bool any = false;
-  for (const std::string& l : lines) any = any || prompt(l, false) > 0;
-  if (!any && !console) return lines;
+  bool any = false, root = false;
+  for (const std::string& l : lines) any = any || prompt(l, false) > 0, root = root || prompt(l, true) > 0;
+  if (!any && (!console || !root)) return lines;
   std::vector<std::string> out;
   bool cont = false;
   for (const std::string& l : lines) {

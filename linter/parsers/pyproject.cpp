@@ -22,6 +22,27 @@ Location toml_loc(PathRef path, const toml::source_region& r) {
   return {path, out};
 }
 
+// One [tool.uv.sources] entry (a table, or an array of tables) that sends a package to the
+// index `name`: its marker, "" when it has none.
+void markers_for(const toml::node& entry, const std::string& name, std::vector<std::string>& out) {
+  auto one = [&](const toml::table& t) {
+    if (t["index"].value_or(std::string()) == name) out.push_back(t["marker"].value_or(std::string()));
+  };
+  if (auto t = entry.as_table()) one(*t);
+  if (auto a = entry.as_array())
+    for (const toml::node& el : *a)
+      if (auto t = el.as_table()) one(*t);
+}
+
+// An explicit uv index serves only what [tool.uv.sources] sends to it.
+void source_markers(const toml::table& tbl, const toml::node* name, IndexUrl& ix) {
+  ix.by_source = true;
+  std::string n = name ? name->value_or(std::string()) : std::string();
+  if (n.empty()) return;
+  if (auto sources = tbl["tool"]["uv"]["sources"].as_table())
+    for (auto&& [pkg, entry] : *sources) markers_for(entry, n, ix.source_markers);
+}
+
 class PyprojectParser : public Parser {
  public:
   FileKind kind() const override { return FileKind::Pyproject; }
@@ -83,7 +104,11 @@ class PyprojectParser : public Parser {
     };
     if (auto idx = tbl["tool"]["uv"]["index"].as_array())
       for (const toml::node& el : *idx)
-        if (auto t = el.as_table()) add_index(t->get("url"), IndexRole::UvIndex);
+        if (auto t = el.as_table()) {
+          add_index(t->get("url"), IndexRole::UvIndex);
+          if (auto ex = t->get("explicit"); ex && ex->value_or(false) && !in.indexes.empty() && t->get("url"))
+            source_markers(tbl, t->get("name"), in.indexes.back());
+        }
     add_index(tbl["tool"]["uv"]["index-url"].node(), IndexRole::IndexUrl);
     add_index(tbl["tool"]["uv"]["extra-index-url"].node(), IndexRole::ExtraIndexUrl);
     add_index(tbl["tool"]["uv"]["find-links"].node(), IndexRole::FindLinks);

@@ -9,6 +9,7 @@
 
 #include "knowledge/cuda.h"
 #include "knowledge/knowledge.h"
+#include "knowledge/markers.h"
 #include "knowledge/versions.h"
 
 namespace sc::query {
@@ -198,6 +199,15 @@ bool other_platform_at(const Project& p, const Location& at) {
   return f && other_platform_section(*f->facts, at.range.line);
 }
 
+bool index_off_spark(const IndexUrl& ix) {
+  return ix.by_source && std::all_of(ix.source_markers.begin(), ix.source_markers.end(),
+                                     [](const std::string& m) { return !m.empty() && marker_false_on_spark(m); });
+}
+
+bool other_platform_package(const Project& p, const InstalledPackage& ip) {
+  return other_platform_at(p, ip.req->loc) || (ip.run && ip.run->install && other_platform_at(p, ip.run->install->loc));
+}
+
 namespace {
 
 // A requirement that puts a CUDA-capable torch in place: `torch` pinned exactly (pip), or a
@@ -235,7 +245,7 @@ bool same_sequence(const PkgEnv& env, const PkgRun& run, const PkgRun& later) {
 bool cuda_source(const PkgRun& run) {
   if (run.torch_backend && lower(run.torch_backend_value) != "cpu") return true;
   for (const IndexUrl& ix : run.indexes)
-    if ((ix.role == IndexRole::IndexUrl || ix.role == IndexRole::ExtraIndexUrl) && cuda_of_url(ix.url) > 0) return true;
+    if (!index_off_spark(ix) && (ix.role == IndexRole::IndexUrl || ix.role == IndexRole::ExtraIndexUrl) && cuda_of_url(ix.url) > 0) return true;
   return false;
 }
 
@@ -444,6 +454,7 @@ const EnvSetting* setting_behind(const ParsedFile& f, const Location& use, std::
 }
 
 bool own_wheel_index(const IndexUrl& ix) {
+  if (index_off_spark(ix)) return false;
   if (ix.role != IndexRole::IndexUrl && ix.role != IndexRole::ExtraIndexUrl) return false;
   std::string u = lower(ix.url);
   return !u.empty() && u.find('$') == std::string::npos && cuda_of_url(u) <= 0 &&

@@ -92,6 +92,12 @@ bool other_platform_section(const FileFacts& f, int line);
 bool copied_page(const FileFacts& f);
 // other_platform(at.path), or other_platform_section of the file at `at`.
 bool other_platform_at(const Project& p, const Location& at);
+// An explicit uv index that serves nothing on the Spark: every [tool.uv.sources] entry that
+// sends a package to it has a marker false there (platform_machine == 'x86_64'), or none does.
+bool index_off_spark(const IndexUrl& ix);
+// A package installed for another platform: by its requirement's place, or by the place of the
+// command that installs it (`pip install -r requirements.txt` in colab_train.ipynb).
+bool other_platform_package(const Project& p, const InstalledPackage& ip);
 
 // What earlier and later runs of an environment install, asked per run. Each environment is
 // indexed once on first use, so a file of many installs costs what its length costs.

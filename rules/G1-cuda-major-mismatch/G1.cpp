@@ -93,7 +93,7 @@ void index_urls(const Project& p, const ParsedFile& f, const Install& in, std::v
   const Image* image13 = in.indexes.empty() ? nullptr : cuda13_image(p, f, in);
   for (const IndexUrl& ix : in.indexes) {
     int v = cuda_of_url(ix.url);
-    if (!cuda12_build(v)) continue;
+    if (!cuda12_build(v) || query::index_off_spark(ix)) continue;
     Location at = ix.loc;
     std::vector<Related> rel = sites;
     if (const EnvSetting* e = query::setting_behind(f, ix.loc, ix.url)) {
@@ -516,7 +516,7 @@ void environment(const Project& p, const PkgEnv& env, bool lock_pins, Asked& ask
     // a host venv whose Python only converts checkpoints or writes metadata: any torch build does
     bool tooling = query::run_installs(run, "torch") && asked.tooling_run(env, run);
     for (; i < pkgs.size() && pkgs[i].run == &run; ++i) {
-      if (query::other_platform_at(p, pkgs[i].req->loc)) continue;
+      if (query::other_platform_package(p, pkgs[i])) continue;
       cuda12_library(v, pkgs[i], out);
       cuda13_package_on_cuda12_image(v, pkgs[i], out);
       if (!tooling) default_index_torch(v, pkgs[i], out);

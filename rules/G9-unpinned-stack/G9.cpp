@@ -260,7 +260,7 @@ class G9 : public Rule {
         if (t == Installer::PyprojectDeps || query::conda_like(t) || ip.req->name.empty()) continue;
         // an NPU/ROCm/Windows/macOS install: by the file's path, its Markdown section or the
         // stage's base image
-        if (query::other_platform_at(p, ip.req->loc) || query::other_platform_env(p, env)) continue;
+        if (query::other_platform_package(p, ip) || query::other_platform_env(p, env)) continue;
         if (!tooling(env, *ip.run)) judge(p, ip, order, out);
       }
   }
