@@ -475,6 +475,13 @@ bool image_ships_torch(const PkgEnv& env) {
   return env.image && knowledge::table("torch-images").match(lower(env.image->ref));
 }
 
+bool unknown_local_image(const PkgEnv& env) {
+  if (!env.image || env.image->from_stage) return false;
+  std::string name = lower(env.image->ref.substr(0, env.image->ref.find_first_of(":@")));
+  if (name.empty() || name.find_first_of("/$") != std::string::npos) return false;
+  return !knowledge::in("docker-official-images", name) && !image_ships_torch(env);
+}
+
 bool has_role(std::string_view name, std::string_view role) {
   const knowledge::Entry* e = knowledge::table("ml-packages").find(name);
   if (!e) return false;

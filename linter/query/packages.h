@@ -163,6 +163,10 @@ bool has_own_wheel_index(const PkgRun& run);
 
 // Does the environment's base image ship a CUDA torch (knowledge/containers.yaml torch-images)?
 bool image_ships_torch(const PkgEnv& env);
+// The environment's base image is one name with no registry or namespace that is no Docker
+// Official Image (knowledge docker-official-images) and no image the project builds: built
+// elsewhere (`FROM vllm-node-tf5:latest`), so what it already holds is unknown.
+bool unknown_local_image(const PkgEnv& env);
 
 // knowledge/packages.yaml ml-packages: does `name` play `role` (core-stack, depends-on-torch,
 // replaces-ngc-torch, cuda-kernels)?

@@ -461,7 +461,7 @@ PypiTorch pypi_torch(const Requirement& r) {
 void default_index_torch(const EnvView& v, const InstalledPackage& ip, Reporter& out) {
   const Requirement& r = *ip.req;
   const PkgRun& run = *ip.run;
-  if (query::ngc_image(v.env) || !query::pip_like(run.install->tool)) return;
+  if (query::ngc_image(v.env) || query::unknown_local_image(v.env) || !query::pip_like(run.install->tool)) return;
   if (r.name != "torch" || !r.local_version.empty() || !r.url.empty()) return;
   bool cuda = false;
   if (v.order.kept_from_earlier(v.env, run, r, &cuda) && cuda) return;  // an earlier CUDA torch stays

@@ -241,6 +241,7 @@ void judge(const Project& p, const InstalledPackage& ip, query::InstallOrder& or
   if (order.kept_from_earlier(*ip.env, run, r)) return;  // pip keeps the version installed before
   if (order.pinned_later(*ip.env, run, r.name)) return;    // a later exact pin decides the version
   if (ngc) return replaces_container_torch(it, out);
+  if (query::unknown_local_image(*ip.env)) return;  // built elsewhere: what it holds is unknown
   if (g2_source_build(it)) return;
   if (core_stack_unpinned(it, out) || run.no_deps) return;
   if (query::lower_bound_only(r)) dependent_lower_bound(it, out);
