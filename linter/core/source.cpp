@@ -368,6 +368,33 @@ std::string lower(std::string_view s) {
   return r;
 }
 
+// Anchored on the needle's first byte that has no case (a digit, `_`), found with memchr;
+// a needle of letters only is scanned byte by byte.
+size_t find_nocase(std::string_view s, std::string_view needle, size_t from) {
+  if (needle.empty()) return from <= s.size() ? from : std::string_view::npos;
+  auto same = [&](size_t at) {
+    for (size_t k = 0; k < needle.size(); ++k)
+      if (std::tolower(static_cast<unsigned char>(s[at + k])) != needle[k]) return false;
+    return true;
+  };
+  size_t anchor = 0;
+  while (anchor < needle.size() && std::isalpha(static_cast<unsigned char>(needle[anchor]))) ++anchor;
+  if (anchor == needle.size()) {
+    for (size_t at = from; at + needle.size() <= s.size(); ++at)
+      if (same(at)) return at;
+    return std::string_view::npos;
+  }
+  for (size_t p = from + anchor; p < s.size();) {
+    const void* hit = std::memchr(s.data() + p, needle[anchor], s.size() - p);
+    if (!hit) break;
+    p = static_cast<const char*>(hit) - s.data();
+    size_t at = p - anchor;
+    if (at + needle.size() <= s.size() && same(at)) return at;
+    ++p;
+  }
+  return std::string_view::npos;
+}
+
 bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
 bool ends_with(std::string_view s, std::string_view p) {
   return s.size() >= p.size() && s.substr(s.size() - p.size()) == p;

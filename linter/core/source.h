@@ -172,6 +172,8 @@ int utf8_cols(std::string_view s, size_t bytes);
 bool valid_utf8(std::string_view s);
 std::string trim(std::string_view s);
 std::string lower(std::string_view s);
+// Where `needle` (lower-case ASCII) first occurs in s ignoring ASCII case, npos if nowhere.
+size_t find_nocase(std::string_view s, std::string_view needle, size_t from = 0);
 bool starts_with(std::string_view s, std::string_view p);
 bool ends_with(std::string_view s, std::string_view p);
 std::vector<std::string> split(std::string_view s, char sep);

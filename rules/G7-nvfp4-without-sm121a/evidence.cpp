@@ -470,9 +470,7 @@ static bool inside_string(const ParsedFile& f, const Range& here) {
 // NVFP4 (any case): they keep it.
 static bool names_nvfp4(FileKind kind, std::string_view text) {
   if (kind != FileKind::Python && kind != FileKind::Notebook) return false;
-  for (size_t at = text.find_first_of("nN"); at != std::string_view::npos; at = text.find_first_of("nN", at + 1))
-    if (at + 5 <= text.size() && lower(text.substr(at, 5)) == "nvfp4") return true;
-  return false;
+  return find_nocase(text, "nvfp4") != std::string_view::npos;
 }
 SPARKCHECK_KEEPS_TEXT(names_nvfp4);
 

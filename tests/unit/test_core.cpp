@@ -473,3 +473,17 @@ TEST_CASE("max_json_nesting: brackets inside strings do not count", "[core]") {
   CHECK(deep.offset == 20);
   CHECK(max_json_nesting("[\"unterminated [[[[").depth == 1);
 }
+
+TEST_CASE("find_nocase finds a lower-case needle in any case", "[core]") {
+  using sc::find_nocase;
+  constexpr auto npos = std::string_view::npos;
+  CHECK(find_nocase("use NvFp4 here", "nvfp4") == 4);
+  CHECK(find_nocase("nvfp nvfp4", "nvfp4") == 5);
+  CHECK(find_nocase("nvfp", "nvfp4") == npos);
+  CHECK(find_nocase("4nvfp4", "nvfp4", 1) == 1);
+  CHECK(find_nocase("4nvfp4", "nvfp4", 2) == npos);
+  CHECK(find_nocase("xx ABC", "abc") == 3);  // letters only: byte scan
+  CHECK(find_nocase("ab", "abc") == npos);
+  CHECK(find_nocase("", "a4") == npos);
+  CHECK(find_nocase("abc", "") == 0);
+}
