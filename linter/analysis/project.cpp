@@ -223,6 +223,18 @@ static bool clones_before(const ParsedFile& df, const std::set<int>& chain, int 
   });
 }
 
+// `rel` in a folder above `dir`, below the project's top, nearest first: a build context that
+// holds the Dockerfile's folder (compose `context: .` with `dockerfile: svc/Dockerfile`,
+// `docker build -f docker/Dockerfile .`).
+static const ParsedFile* in_folder_above(const Project& p, const std::string& dir, const std::string& rel) {
+  if (dir.empty()) return nullptr;
+  for (std::string d = dir_of(dir);; d = dir_of(d)) {
+    if (d == p.top || (!p.top.empty() && !starts_with(d, p.top + "/"))) return nullptr;
+    if (const ParsedFile* f = p.find(join_path(d, rel))) return f;
+    if (d.empty()) return nullptr;
+  }
+}
+
 // A path written inside a Dockerfile RUN (container path) -> the project file that a
 // COPY/ADD earlier in the same stage chain put there.
 const ParsedFile* container_file(const Project& p, const ParsedFile& df, int stage, int before_line,
@@ -237,6 +249,7 @@ const ParsedFile* container_file(const Project& p, const ParsedFile& df, int sta
   std::string dfdir = dir_of(df.src.path());
   auto in_context = [&](const std::string& rel) -> const ParsedFile* {
     if (const ParsedFile* f = p.find(join_path(dfdir, rel))) return f;
+    if (const ParsedFile* f = in_folder_above(p, dfdir, rel)) return f;
     // the build context is the folder the user named (the repository), or the lint root
     if (const ParsedFile* f = p.top.empty() ? nullptr : p.find(join_path(p.top, rel))) return f;
     return p.find(normalize_path(rel));

@@ -131,7 +131,35 @@ bool other_platform_image(const Image* im) {
   return im && knowledge::table("other-platform-images").match(lower(im->ref));
 }
 
-bool other_platform(const Project& p, std::string_view path) { return other_platform_words(p.below_top(path)); }
+namespace {
+int heading_platform(std::string_view title);
+
+// The README of `dir` (a display path, "" for the root) titles its folder for another platform:
+// its first level-1 heading names one ("# Gemma Jetson examples"), and not the Spark.
+bool readme_titles_other_platform(const Project& p, std::string_view dir) {
+  for (std::string_view name : {"README.md", "readme.md", "Readme.md"}) {
+    const ParsedFile* f = p.find(dir.empty() ? std::string(name) : std::string(dir) + "/" + std::string(name));
+    if (!f) continue;
+    for (const Section& s : f->facts->sections)
+      if (s.level == 1) return !s.negated && heading_platform(s.title) > 0;
+    return false;
+  }
+  return false;
+}
+
+// A folder holding `path`, from the project's top down, is titled for another platform by its README.
+bool in_other_platform_folder(const Project& p, std::string_view path) {
+  std::string_view below = p.below_top(path);
+  size_t start = path.size() - below.size();  // where the part below the top begins
+  for (size_t slash = below.find('/'); slash != std::string_view::npos; slash = below.find('/', slash + 1))
+    if (readme_titles_other_platform(p, path.substr(0, start + slash))) return true;
+  return false;
+}
+}  // namespace
+
+bool other_platform(const Project& p, std::string_view path) {
+  return other_platform_words(p.below_top(path)) || in_other_platform_folder(p, path);
+}
 
 bool other_platform_env(const Project& p, const PkgEnv& env) {
   return other_platform_image(env.image) || (env.dockerfile && other_platform(p, env.dockerfile->src.path()));
