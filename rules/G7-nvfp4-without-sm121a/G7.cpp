@@ -130,6 +130,23 @@ std::vector<const Place*> unlisted_uses_near(const Evidence& ev, const Place& b)
   return r;
 }
 
+// NVIDIA's NGC images are the project's only engines, and no kernel build of its own (a build or
+// an arch list) is near these uses: the NGC builds serve them. A llama.cpp build for other GPUs in
+// a sibling folder makes none of their NVFP4 kernels.
+bool ngc_engines_serve(const Evidence& ev, const std::vector<const Place*>& uses) {
+  if (!ev.ngc_engine || ev.other_engine) return false;
+  auto near_a_use = [&](const Place& x) {
+    return std::any_of(uses.begin(), uses.end(), [&](const Place* u) { return x.near(*u); });
+  };
+  auto near_dir = [&](const std::string& d) {
+    return std::any_of(uses.begin(), uses.end(), [&](const Place* u) { return near_dirs(d, u->dir); });
+  };
+  return std::none_of(ev.builds.begin(), ev.builds.end(), near_a_use) &&
+         std::none_of(ev.plain.begin(), ev.plain.end(), near_a_use) &&
+         std::none_of(ev.suffixed.begin(), ev.suffixed.end(), near_a_use) &&
+         std::none_of(ev.arch_dirs.begin(), ev.arch_dirs.end(), near_dir);
+}
+
 void uses_without_arch(const Evidence& ev, Reporter& out) {
   std::set<const Place*> covered;  // uses a build finding speaks for
   std::set<std::tuple<std::string, int, int>> builds_seen;
@@ -149,8 +166,7 @@ void uses_without_arch(const Evidence& ev, Reporter& out) {
                        std::any_of(ev.suffixed.begin(), ev.suffixed.end(), near_u);
     if (!listed_near && !ev.spark_build_files.count(u.loc.path)) unbuilt.push_back(&u);
   }
-  // NVIDIA's NGC images, the project's only engines, are its Spark builds
-  if (ev.specific.empty() && !ev.only_ngc_engines()) never_targets_121a(unbuilt, out);
+  if (ev.specific.empty() && !ngc_engines_serve(ev, unbuilt)) never_targets_121a(unbuilt, out);
 }
 
 class Nvfp4Rule : public Rule {

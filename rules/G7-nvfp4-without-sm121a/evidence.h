@@ -65,8 +65,6 @@ struct Evidence {
   // and any other source: another engine image (vllm/vllm-openai, lmsysorg/sglang: knowledge
   // nvfp4-engine-images) or an install of a package with NVFP4 kernels (role nvfp4-kernels).
   bool ngc_engine = false, other_engine = false;
-  // ... and no kernel build of the project's own (a build, or an arch list for one)
-  bool only_ngc_engines() const { return ngc_engine && !other_engine && builds.empty() && arch_count() == 0; }
 
   // VAR=value for an arch-list variable; `cmake_define` for -DVAR=value on a command line.
   // `suffixed_by`: the project whose CMake turns a plain 12.1 into 12.1a (arch-suffixing-builds).
