@@ -57,11 +57,13 @@ std::unique_ptr<RE2> alternation(const knowledge::Table& t, bool words_only = fa
   return compile(pat);
 }
 
-// One json-triggers word as a pattern: a word of letters only counts as a name (after a quote,
-// dot or dash, not followed by a letter), so English prose does not hold it; others anywhere.
+// One json-triggers word as a pattern: a word of letters only counts as a name, not followed by a
+// letter: after a quote that is not escaped (`"sharing"`, not prose's `\"Sharing is caring`), a
+// dot, or a dash that ends no word (`--nnodes`, not `profit-sharing`); others anywhere.
 std::string json_word(const std::string& word) {
   bool letters = std::all_of(word.begin(), word.end(), [](char c) { return std::isalpha(static_cast<unsigned char>(c)); });
-  if (letters) return "[\".-]" + RE2::QuoteMeta(word) + "(?:[^a-z]|\\z)";
+  std::string w = RE2::QuoteMeta(word);
+  if (letters) return "(?:(?:\\A|[^\\\\])\"|\\.|(?:\\A|[^a-z0-9])-)" + w + "(?:[^a-z]|\\z)";
   return RE2::QuoteMeta(word);
 }
 
@@ -85,8 +87,12 @@ std::unique_ptr<RE2> json_alternation() {
   return compile(pat);
 }
 
-// A json_quick handler that keeps nothing.
+// A json_quick handler that keeps nothing but whether a number has an exponent with '+'.
 struct Quiet {
+  bool plus_exponent = false;
+  void number(std::string_view v) {
+    if (v.find("e+") != std::string_view::npos || v.find("E+") != std::string_view::npos) plus_exponent = true;
+  }
   bool wants_string() const { return false; }
   void null() {}
   void string(const std::string&) {}
@@ -97,13 +103,13 @@ struct Quiet {
   void end_array() {}
 };
 
-// Text the JSON parser reads without a note: strict JSON (json_quick) without an exponent
-// "e+" (tree-sitter-json's number has none) and within the nesting the parser accepts.
+// Text the JSON parser reads without a note: strict JSON (json_quick) without a number whose
+// exponent has '+' (tree-sitter-json's number has none; "4.67E+2" in a string is no number) and
+// within the nesting the parser accepts.
 bool quiet_json(std::string_view text) {
-  if (text.find("e+") != std::string_view::npos || text.find("E+") != std::string_view::npos) return false;
   if (max_nesting(text).depth > kMaxNesting) return false;
   Quiet q;
-  return json_quick::check(text, q);
+  return json_quick::check(text, q) && !q.plus_exponent;
 }
 
 }  // namespace
@@ -141,10 +147,22 @@ bool Prefilter::python_wanted(std::string_view text) const {
   return RE2::PartialMatch(py_unescape(text), *words);
 }
 
+// The text as the JSON parser decodes its strings (json_unescape), except that an escaped quote
+// becomes no quote: it opens no key, so prose's \"Sharing is caring keeps no file.
+static std::string decoded_for_scan(std::string_view text) {
+  std::string t(text);
+  for (size_t i = 0; i + 1 < t.size(); ++i) {
+    if (t[i] != '\\') continue;
+    if (t[i + 1] == '"') t[i + 1] = '\'';
+    ++i;  // the escaped character
+  }
+  return json_unescape(t);
+}
+
 // A JSON file whose parse would give a note (a syntax error) is parsed all the same.
 bool Prefilter::json_wanted(std::string_view text) const {
   if (RE2::PartialMatch(text, *impl_->json) || !quiet_json(text)) return true;
-  return text.find('\\') != std::string_view::npos && RE2::PartialMatch(json_unescape(text), *impl_->json);
+  return text.find('\\') != std::string_view::npos && RE2::PartialMatch(decoded_for_scan(text), *impl_->json);
 }
 
 bool Prefilter::embedded_python_wanted(std::string_view code) const {

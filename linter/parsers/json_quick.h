@@ -92,6 +92,7 @@ class Checker {
     if (c == 'n') return literal("null");
     size_t e = number_end(s_, i_);
     if (e == std::string_view::npos) return false;
+    if constexpr (requires(H& h, std::string_view v) { h.number(v); }) h_.number(s_.substr(i_, e - i_));
     i_ = e;
     h_.null();
     return true;

@@ -70,6 +70,8 @@ TEST_CASE("prefilter: JSON without a config reader's word is not parsed, unless 
   // parsing gives a note: NaN, an exponent tree-sitter-json rejects, nesting past the limit, no JSON
   CHECK(on.wanted(FileKind::Json, R"({"loss": NaN})"));
   CHECK(on.wanted(FileKind::Json, R"({"loss": 1e+20})"));
+  CHECK(on.wanted(FileKind::Json, R"({"loss": [1, 2.5E+3]})"));
+  CHECK_FALSE(on.wanted(FileKind::Json, R"({"text": "4.67E+2 and 1e+20 in prose"})"));
   CHECK(on.wanted(FileKind::Json, std::string(1001, '[') + std::string(1001, ']')));
   CHECK(on.wanted(FileKind::Json, R"({"a": 1} trailing)"));
   CHECK(on.wanted(FileKind::Json, "{\"a\": \"tab\there\"}"));
@@ -121,6 +123,10 @@ TEST_CASE("prefilter: a key word of letters only counts as a name, not as a word
   Prefilter on(true);
   // dataset files: prose that holds sharing / devices / replicas
   CHECK_FALSE(on.wanted(FileKind::Json, R"([{"text": "GPU sharing across devices and replicas"}])"));
+  CHECK_FALSE(on.wanted(FileKind::Json, R"([{"text": "profit-sharing, multi-devices, over-replicas"}])"));
+  CHECK(on.wanted(FileKind::Json, R"({"cmd": "run -devices 2"})"));
+  CHECK(on.wanted(FileKind::Json, R"(["-sharing"])"));
+  CHECK_FALSE(on.wanted(FileKind::Json, R"([{"text": "she said \"Sharing is caring\""}])"));
   // the same words as keys, a dotted key's part, a flag or an override in a command string
   CHECK(on.wanted(FileKind::Json, R"({"sharing": {"mps": {}}})"));
   CHECK(on.wanted(FileKind::Json, R"({"cmd": "python train.py trainer.devices=2"})"));
