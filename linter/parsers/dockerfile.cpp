@@ -379,7 +379,8 @@ class DockerfileParser : public Parser {
       return src.loc(b, e);
     }
 
-    // Heredoc markers in the instruction text ("<<EOF", "<<-'EOF'"); bodies follow.
+    // Heredoc markers in the instruction text ("<<EOF", "<<-'EOF'", "<< 'EOF'": BuildKit 0.22
+    // allows blanks after `<<`, moby/buildkit#5817, not after `<<-`); bodies follow.
     int heredocs(const std::string& text, int ln, std::vector<Heredoc>& docs, int inst_line) {
       for (size_t i = 0; i + 2 < text.size(); ++i) {
         if (text[i] != '<' || text[i + 1] != '<') continue;
@@ -388,6 +389,7 @@ class DockerfileParser : public Parser {
         if (j < text.size() && text[j] == '<') { i = j; continue; }  // here-string
         Heredoc h;
         if (j < text.size() && text[j] == '-') { h.strip_tabs = true; ++j; }
+        else while (j < text.size() && (text[j] == ' ' || text[j] == '\t')) ++j;
         char q = 0;
         if (j < text.size() && (text[j] == '"' || text[j] == '\'')) { q = text[j]; ++j; h.quoted = true; }
         size_t k = j;
