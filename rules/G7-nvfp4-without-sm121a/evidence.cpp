@@ -599,7 +599,8 @@ static void engine_sources(const FileFacts& ff, Evidence& ev) {
 Evidence gather(const Project& p) {
   Evidence ev;
   for (const auto& f : p.files) {
-    if (p.skips_test(*f) || recorded_output(f->src.path())) continue;
+    // a file for another platform (Dockerfile.rocm, build_vllm_ppc64le.sh) neither builds nor runs Spark kernels
+    if (p.skips_test(*f) || recorded_output(f->src.path()) || query::other_platform(p, f->src.path())) continue;
     const FileFacts& ff = *f->facts;
     for (const auto& e : ff.env) env_setting(e, ev);
     for (const auto& c : ff.commands) command(c, ev);
