@@ -214,7 +214,12 @@ class DockerfileParser : public Parser {
     ParseDiag& diag;
     const std::map<std::string, BuildArgValue>& build_args;  // given from outside (compose build.args)
     char esc = '\\';
-    std::map<std::string, std::string> global_args;
+    // BuildKit's automatic platform ARGs, global (usable in FROM; a stage reads them after a bare
+    // `ARG TARGETARCH`), as a native build on the DGX Spark sets them: linux/arm64
+    // (https://docs.docker.com/build/building/variables/#multi-platform-build-arguments).
+    std::map<std::string, std::string> global_args = {
+        {"TARGETPLATFORM", "linux/arm64"}, {"TARGETOS", "linux"}, {"TARGETARCH", "arm64"}, {"TARGETVARIANT", ""},
+        {"BUILDPLATFORM", "linux/arm64"},  {"BUILDOS", "linux"},  {"BUILDARCH", "arm64"},  {"BUILDVARIANT", ""}};
     std::map<std::string, std::string> vars;  // current stage ARG + ENV
     std::vector<std::map<std::string, std::string>> stage_env;  // ENV per stage (inherited by FROM <stage>)
     std::vector<std::set<int>> needs;  // per stage: the earlier stages it builds on, copies or mounts from
