@@ -181,6 +181,7 @@ struct ComposeService {
   std::string name;
   std::vector<EnvSetting> env;                               // `environment:` (origin Yaml)
   std::string dockerfile;                                    // empty when it builds none
+  std::string image;                                         // its `image:` (the tag a build gets), or empty
   std::vector<std::pair<std::string, std::string>> mounts;   // host path (as written) -> container path
   size_t first_command = 0, end_command = 0;                 // its `command:`/`entrypoint:` facts
 };

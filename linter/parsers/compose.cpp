@@ -58,8 +58,10 @@ class ComposeReader {
 
   void service(const std::string& name, const Service& s) {
     size_t env_first = out_.env.size(), builds_first = out_.builds.size();
-    ComposeService cs{name, {}, "", mounts(s), out_.commands.size(), 0};
-    commands(s);
+    ComposeService cs{name, {}, "", "", mounts(s), out_.commands.size(), 0};
+    size_t images_first = out_.images.size();
+    commands(s);  // the service's `image:` is its first image fact
+    if (s.image && out_.images.size() > images_first) cs.image = out_.images[images_first].ref;
     cs.end_command = out_.commands.size();
     if (out_.builds.size() > builds_first) cs.dockerfile = out_.builds.back().dockerfile;
     cs.env.assign(out_.env.begin() + static_cast<long>(env_first), out_.env.end());

@@ -138,8 +138,8 @@ bool ngc_engines_serve(const Evidence& ev, const std::vector<const Place*>& uses
   auto near_a_use = [&](const Place& x) {
     return std::any_of(uses.begin(), uses.end(), [&](const Place* u) { return x.near(*u); });
   };
-  auto near_dir = [&](const std::string& d) {
-    return std::any_of(uses.begin(), uses.end(), [&](const Place* u) { return near_dirs(d, u->dir); });
+  auto near_dir = [&](const std::string& d) {  // a document's use meets its own folder only (Place::near)
+    return std::any_of(uses.begin(), uses.end(), [&](const Place* u) { return u->doc ? d == u->dir : near_dirs(d, u->dir); });
   };
   return std::none_of(ev.builds.begin(), ev.builds.end(), near_a_use) &&
          std::none_of(ev.plain.begin(), ev.plain.end(), near_a_use) &&

@@ -585,12 +585,20 @@ static bool runs_spark_builds(const FileFacts& ff) {
   return any && std::all_of(ff.images.begin(), ff.images.end(), [&](const Image& im) { return !own(im) || spark_build(im.ref); });
 }
 
+// The tag a compose service gives the image it builds (`image: agentic/trtllm-runtime:local` with
+// `build:`): its Dockerfile's FROM says where the kernels come from, not the tag's words.
+static bool built_here(const FileFacts& ff, std::string_view ref) {
+  return std::any_of(ff.services.begin(), ff.services.end(),
+                     [&](const ComposeService& s) { return !s.dockerfile.empty() && s.image == ref; });
+}
+
 // Where the file's NVFP4 kernels can come from (Evidence::ngc_engine / other_engine).
 static void engine_sources(const FileFacts& ff, Evidence& ev) {
-  for (const Image& im : ff.images) engine_image(im.ref, ev, true);
+  for (const Image& im : ff.images)
+    if (!built_here(ff, im.ref)) engine_image(im.ref, ev, true);
   for (const EnvSetting& e : ff.env) engine_image(e.value, ev, false);
   for (const ConfigEntry& e : ff.config)  // a recipe's `container: scitrera/dgx-spark-sglang:0.5.10`
-    if (e.scalar && knowledge::in("image-config-keys", e.key())) engine_image(e.value, ev, true);
+    if (e.scalar && knowledge::in("image-config-keys", e.key()) && !built_here(ff, e.value)) engine_image(e.value, ev, true);
   for (const Install& in : ff.installs)
     for (const Requirement& r : in.packages)
       if (query::has_role(r.name, "nvfp4-kernels")) ev.other_engine = true;

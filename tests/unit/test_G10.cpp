@@ -16,7 +16,7 @@ test::Collected lint_g10(const std::string& path, const std::string& text) { ret
 TEST_CASE("G10 tp_flags: server and training launch flags", "[G10]") {
   auto r = lint_g10("serve.sh",
                "vllm serve m --tensor-parallel-size 2\n"
-               "python -m sglang.launch_server --tp 2\n"
+               "python -m sglang.launch_server --tp 2 --nnodes 2 --node-rank 0\n"
                "torchrun --nnodes 2 --nproc-per-node 1 pretrain_gpt.py --tensor-model-parallel-size 2\n"
                "vllm serve m --tensor-parallel-size 1\n"
                "sglang --tp 2\n");

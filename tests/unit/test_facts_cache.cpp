@@ -50,7 +50,7 @@ FileFacts every_fact() {
   f.ci_jobs = {{"gitlab", "train", 19, 30, {"spark", "gpu"}, false}};
   f.expansions = {{at(22), at(23, 7), "expanded here ($CMD)"}};
   f.builds = {{"docker/Dockerfile", {{"ARG1", "v", EnvOrigin::BuildArg, -1, at(24)}}, at(24, 2)}};
-  f.services = {{"trainer", {{"NCCL", "1", EnvOrigin::Yaml, -1, at(25)}}, "Dockerfile", {{"./src", "/app"}}, 0, 2}};
+  f.services = {{"trainer", {{"NCCL", "1", EnvOrigin::Yaml, -1, at(25)}}, "Dockerfile", "org/trainer:local", {{"./src", "/app"}}, 0, 2}};
   f.lockfile = true;
   f.locked = {{"torch", "2.9.1"}, {"vllm", "0.11"}};
   return f;
@@ -130,6 +130,7 @@ TEST_CASE("facts cache: every fact type survives the round trip") {
   CHECK(f.ci_jobs[0].labels[1] == "gpu");
   CHECK(f.expansions[0].used.path == kPath);
   CHECK(f.services[0].mounts[0].second == "/app");
+  CHECK(f.services[0].image == "org/trainer:local");
   CHECK(f.locked.at("vllm") == "0.11");
   CHECK(pf.suppressions()[0].ids[0].used == 3);
   CHECK(pf.suppression_problems()[0].level == Level::Error);
