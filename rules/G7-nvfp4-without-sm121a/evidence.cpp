@@ -530,8 +530,20 @@ static bool names_archs(const FileFacts& ff) {
 }
 
 // ENV / export / a settings file's `MODEL=nvidia/...-NVFP4`: an arch list, or an NVFP4 use.
+// A variable holding words (`DOCKER_ENV=( -e TORCH_CUDA_ARCH_LIST=12.1a ... )`), whose use may be
+// out of sight (a wrapper function, ssh): a 12.1a arch setting among them is a 12.1a target. A
+// plain one is not reported from here: its place is the whole list, not the word.
+static void listed_specific(const EnvSetting& e, Evidence& ev) {
+  if (e.value.find(' ') == std::string::npos) return;
+  for (const std::string& w : split(e.value, ' ')) {
+    auto [var, value] = definition(w);
+    if (!var.empty() && classify(value, false) == Arch::Specific) ev.arch_setting(var, value, e.loc);
+  }
+}
+
 static void env_setting(const EnvSetting& e, Evidence& ev) {
   ev.arch_setting(e.name, e.value, e.loc);
+  listed_specific(e, ev);
   specific_word(Word{e.value, e.value, true, e.loc}, ev);  // ENV CUTE_DSL_ARCH=sm_121a
   if (nvfp4_word(e.value) && !naming_key(lower(e.name))) ev.uses.push_back({e.loc, e.name + "=" + e.value});
   else if (knowledge::in("nvfp4-env", e.name)) ev.uses.push_back({e.loc, e.name});
