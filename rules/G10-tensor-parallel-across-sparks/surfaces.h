@@ -8,9 +8,8 @@
 #include <tuple>
 #include <vector>
 
-#include "analysis/launch.h"
-#include "analysis/project.h"
 #include "query/commands.h"
+#include "query/project.h"
 
 namespace sc::g10 {
 

@@ -3,7 +3,6 @@
 // attn_implementation request on its FastLlamaModel path.
 #include <algorithm>
 
-#include "analysis/launch.h"
 #include "core/registry.h"
 #include "knowledge/cuda.h"
 #include "knowledge/knowledge.h"
@@ -11,6 +10,7 @@
 #include "query/finding.h"
 #include "query/fix.h"
 #include "query/packages.h"
+#include "query/project.h"
 #include "query/python.h"
 
 namespace sc {

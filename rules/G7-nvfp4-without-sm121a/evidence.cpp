@@ -4,12 +4,12 @@
 #include <algorithm>
 #include <cctype>
 
-#include "analysis/launch.h"
 #include "core/registry.h"
 #include "knowledge/cuda.h"
 #include "knowledge/knowledge.h"
 #include "query/commands.h"
 #include "query/packages.h"
+#include "query/project.h"
 
 namespace sc::g7 {
 

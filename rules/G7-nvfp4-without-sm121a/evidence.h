@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-#include "analysis/project.h"
+#include "query/project.h"
 
 namespace sc::g7 {
 

@@ -2,11 +2,11 @@
 // G8 (lint): a file installs a version combination, or writes a setting, that
 // knowledge/versions.yaml `broken-combinations` records as broken on a DGX Spark; the
 // probe's G8 checks the same table against what a machine has installed.
-#include "analysis/project.h"
 #include "core/registry.h"
 #include "knowledge/versions.h"
 #include "query/finding.h"
 #include "query/packages.h"
+#include "query/project.h"
 
 namespace sc {
 namespace {

@@ -23,5 +23,11 @@ while IFS= read -r f; do
     fi
   done < <(grep -oE '^#include "[^"]+"' "$f" | sed -E 's/#include "(.*)"/\1/')
 done < <(find linter rules -name '*.cpp' -o -name '*.h' | sort)
-[ $bad -eq 0 ] && echo "PASS: every include goes down the layers"
+# the check itself fails on a planted parser include
+planted=$(mktemp -d); mkdir -p "$planted/rules/G5-x"
+printf '#include "query/finding.h"\n#include "parsers/packaging.h"\n' > "$planted/rules/G5-x/G5.cpp"
+if bash cmake/rule_includes.sh "$planted" >/dev/null; then echo "FAIL: rule_includes.sh passed a rule that includes parsers/"; bad=1; fi
+rm -rf "$planted"
+bash cmake/rule_includes.sh . || bad=1  # rules: core/, query/, knowledge/, their own folder
+[ $bad -eq 0 ] && echo "PASS: every include goes down the layers; rules include only core, query, knowledge and their own folder"
 exit $bad
