@@ -229,7 +229,7 @@ void Unpacker::take(const Token& t) {
   }
   if (!table_) return;
   if (t.tag == 'a') table_->about = text;
-  else if (t.tag == 's') source_ = text;
+  else if (t.tag == 's') source_ = table_->source = text;
   else if (t.tag == 'e') entry_ = &table_->entries.emplace_back();
   else if (entry_) field(t.tag, std::move(text));
 }

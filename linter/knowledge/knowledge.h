@@ -33,6 +33,7 @@ struct Entry {
 class Table {
  public:
   std::string name, about, file;
+  std::string source;  // the table's own `source:` (entries without one take it), or ""
   std::vector<Entry> entries;
 
   // The entry whose `key` field equals `value` (case-sensitive), or null.

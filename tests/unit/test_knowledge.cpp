@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
-// The knowledge tables (knowledge/*.yaml): every table loads, every entry has a source,
-// patterns compile, and the accessors behave.
+// The knowledge tables (knowledge/*.yaml): every table loads, every entry has a source that names
+// a public reference, patterns compile, and the accessors behave.
 #include <catch2/catch.hpp>
 #include <re2/re2.h>
 
 #include <cctype>
+#include <cstring>
+#include <filesystem>
+#include <string>
 
 #include "knowledge/knowledge.h"
 #include "knowledge/versions.h"
@@ -22,6 +25,52 @@ TEST_CASE("every knowledge entry names its source", "[knowledge]") {
     CHECK_FALSE(t->about.empty());
     CHECK_FALSE(t->entries.empty());
     for (const knowledge::Entry& e : t->entries) CHECK_FALSE(e.source.empty());
+  }
+}
+
+namespace {
+
+// What is wrong with a `source:` value, or "" when nothing is. A source names a public reference a
+// reader can open: an https:// address (an issue, a PR, a documentation page, an upstream file at a
+// commit), or a file of this repository written "this repository: PATH" (PATH relative to the
+// source tree). Notes kept outside the repository, and issue numbers of our own, open nothing.
+std::string source_problem(const std::string& source) {
+  for (const char* internal : {"shared/reference", "domain-facts", "sparkcheck issue"})
+    if (source.find(internal) != std::string::npos)
+      return std::string("cites ") + internal + ", which no reader can open";
+  bool opens = source.find("https://") != std::string::npos;
+  const std::string repo = "this repository: ";
+  for (size_t at = source.find(repo); at != std::string::npos; at = source.find(repo, at + 1)) {
+    size_t from = at + repo.size(), end = source.find_first_of(" \t", from);
+    std::string path = source.substr(from, end - from);  // to the end when no blank follows
+    while (!path.empty() && std::strchr(",;)", path.back())) path.pop_back();
+    if (path.empty() || !std::filesystem::exists(std::filesystem::path(SC_SOURCE_DIR) / path))
+      return "names '" + repo + path + "', which is not in the source tree";
+    opens = true;
+  }
+  return opens ? "" : "names no https:// address and no 'this repository: PATH'";
+}
+
+}  // namespace
+
+TEST_CASE("every knowledge source names a public reference", "[knowledge]") {
+  CHECK(source_problem("https://github.com/sgl-project/sglang/issues/18203 (libcudart.so.12)") == "");
+  CHECK(source_problem("this repository: docs/cluster.md (what is compared)") == "");
+  CHECK_FALSE(source_problem("shared/reference/domain-facts.md G7.1").empty());
+  CHECK_FALSE(source_problem("https://x.org; domain-facts.md G7.1").empty());
+  CHECK_FALSE(source_problem("sparkcheck issue 23 (eval F)").empty());
+  CHECK_FALSE(source_problem("NVIDIA/nccl makefiles/common.mk").empty());
+  CHECK_FALSE(source_problem("this repository: no/such/file.cpp").empty());
+  for (const knowledge::Table* t : knowledge::all_tables()) {
+    INFO(t->file << ": " << t->name);
+    if (!t->source.empty()) {
+      INFO("table source: " << t->source);
+      CHECK(source_problem(t->source) == "");
+    }
+    for (const knowledge::Entry& e : t->entries) {  // its own source, else the table's
+      INFO("entry " << e.get("name") << ": " << e.source);
+      CHECK(source_problem(e.source) == "");
+    }
   }
 }
 
