@@ -344,6 +344,10 @@ class Walker {
   // `bash -c '...'` string) and walk it.
   void parse(size_t begin, size_t end, TSPoint pbegin, TSPoint pend, int depth) {
     if (ts::refuse_deep(src_, std::string_view(text_).substr(begin, end - begin), diag_, begin)) return;
+    if (size_t e = end_before_continuation(text_, begin, end); e != end) {
+      end = e;
+      pend = point_at(text_, e);
+    }
     ParserPtr parser = ts::new_parser();
     if (!ts_parser_set_language(parser.get(), tree_sitter_bash())) {
       diag_.error(src_.path(), {}, "internal: tree-sitter-bash grammar rejected by the tree-sitter library",
@@ -393,6 +397,26 @@ class Walker {
     return std::string_view(text_).substr(b, e - b);
   }
   Location loc(TSNode n) const { return src_.loc(ts_node_start_byte(n), ts_node_end_byte(n)); }
+
+  // bash runs a script that ends in a line continuation (`echo a \` and then only blank
+  // lines: a folded compose `bash -c "` block); tree-sitter-bash rejects it. Such a range
+  // ends at the backslash; any other range keeps `end`.
+  static size_t end_before_continuation(std::string_view t, size_t begin, size_t end) {
+    size_t e = end;
+    while (e > begin && (t[e - 1] == ' ' || t[e - 1] == '\t' || t[e - 1] == '\n' || t[e - 1] == '\r')) --e;
+    if (e == end || e == begin || t[e - 1] != '\\') return end;
+    if (t[e] != '\n' && !(t[e] == '\r' && e + 1 < end && t[e + 1] == '\n')) return end;
+    size_t k = e - 1;
+    while (k > begin && t[k - 1] == '\\') --k;
+    return (e - k) % 2 == 1 ? e - 1 : end;  // `\\` at the end is an escaped backslash
+  }
+  // The row and byte column of offset `at` in `t`.
+  static TSPoint point_at(std::string_view t, size_t at) {
+    size_t line_start = t.rfind('\n', at == 0 ? 0 : at - 1);
+    line_start = line_start == std::string_view::npos || at == 0 ? 0 : line_start + 1;
+    uint32_t row = static_cast<uint32_t>(std::count(t.begin(), t.begin() + static_cast<std::ptrdiff_t>(at), '\n'));
+    return TSPoint{row, static_cast<uint32_t>(at - line_start)};
+  }
 
   void report_error(TSNode root, bool nested) {
     TSNode bad;

@@ -62,6 +62,21 @@ TEST_CASE("simple commands in lists, pipelines, subshells and compound statement
   CHECK(p.diag.notes.empty());
 }
 
+TEST_CASE("a script ending in a line continuation is read (bash runs it)", "[shell]") {
+  for (const char* text : {"echo a \\\n", "echo a \\\n\n  \n", "bash -c \"\\\npip install x \\\n\"\n"}) {
+    auto p = sh(text);
+    CHECK(p.diag.notes.empty());
+    CHECK(!p.facts.commands.empty());
+  }
+  auto nested = sh("bash -c \"\\\npip install x \\\n\"\n");
+  REQUIRE(find_cmd(nested.facts, "pip") != nullptr);
+  CHECK(find_cmd(nested.facts, "pip")->argv[2].loc.range.line == 2);
+  auto escaped = sh("echo a \\\\\n");  // `\\` ends the line: an escaped backslash, no continuation
+  CHECK(escaped.diag.notes.empty());
+  REQUIRE(find_cmd(escaped.facts, "echo") != nullptr);
+  CHECK(argv(*find_cmd(escaped.facts, "echo")) == std::vector<std::string>{"echo", "a", "\\"});
+}
+
 TEST_CASE("quote removal and exact locations", "[shell]") {
   auto p = sh("python  -m pip install \"torch==2.9\" 'x y' a\"b\"c $'t\\tb'\n");
   REQUIRE(p.facts.commands.size() == 1);
