@@ -184,6 +184,9 @@ struct ComposeService {
   std::string image;                                         // its `image:` (the tag a build gets), or empty
   std::vector<std::pair<std::string, std::string>> mounts;   // host path (as written) -> container path
   size_t first_command = 0, end_command = 0;                 // its `command:`/`entrypoint:` facts
+  // It asks for a GPU or may get one: false only with no `runtime: nvidia`, `gpus:`, device
+  // reservation, NVIDIA device or NVIDIA_* variable, and no `<<` merge or `extends` that could add one.
+  bool gpu = true;
 };
 
 // ---- shell ----------------------------------------------------------------

@@ -43,7 +43,7 @@ static_assert(sizeof(Image) == 104, "serialize the new Image field in facts_cach
 static_assert(sizeof(EnvSetting) == 96, "serialize the new EnvSetting field in facts_cache.cpp");
 static_assert(sizeof(FileRef) == 104, "serialize the new FileRef field in facts_cache.cpp");
 static_assert(sizeof(BuildSpec) == 80, "serialize the new BuildSpec field in facts_cache.cpp");
-static_assert(sizeof(ComposeService) == 160, "serialize the new ComposeService field in facts_cache.cpp");
+static_assert(sizeof(ComposeService) == 168, "serialize the new ComposeService field in facts_cache.cpp");
 static_assert(sizeof(Word) == 96, "serialize the new Word field in facts_cache.cpp");
 static_assert(sizeof(Command) == 80, "serialize the new Command field in facts_cache.cpp");
 static_assert(sizeof(ConfigEntry) == 96, "serialize the new ConfigEntry field in facts_cache.cpp");
@@ -331,7 +331,7 @@ template <class A> void fields(A& a, EnvSetting& e) { a(e.name), a(e.value), a(e
 template <class A> void fields(A& a, FileRef& r) { a(r.target), a(r.kind), a(r.dest), a(r.stage), a(r.loc); }
 template <class A> void fields(A& a, BuildSpec& b) { a(b.dockerfile), a(b.args), a(b.loc); }
 template <class A> void fields(A& a, ComposeService& s) {
-  a(s.name), a(s.env), a(s.dockerfile), a(s.image), a(s.mounts), a(s.first_command), a(s.end_command);
+  a(s.name), a(s.env), a(s.dockerfile), a(s.image), a(s.mounts), a(s.first_command), a(s.end_command), a(s.gpu);
 }
 template <class A> void fields(A& a, Word& w) { a(w.text), a(w.raw), a(w.resolved), a(w.loc); }
 template <class A> void fields(A& a, Command& c) { a(c.argv), a(c.env), a(c.stage), a(c.context), a(c.loc); }

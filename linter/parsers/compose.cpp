@@ -20,7 +20,20 @@ struct Service {
   const ConfigEntry* image = nullptr;
   const ConfigEntry* dockerfile = nullptr;
   const ConfigEntry* context = nullptr;  // `build: DIR` or `build.context`
+  bool gpu = false;  // ComposeService::gpu
 };
+
+// Does `services.NAME.KEY...` ask for a GPU, or could it bring one in (a merge, `extends`)?
+bool gpu_entry(const ConfigEntry& e) {
+  const auto& p = e.path;
+  const std::string& k = p[2];
+  auto has = [](const std::string& s, std::string_view w) { return lower(s).find(w) != std::string::npos; };
+  if (k == "<<" || k == "extends" || k == "gpus") return true;
+  if (k == "deploy") return std::find(p.begin(), p.end(), "devices") != p.end();
+  if (k == "runtime" || k == "devices") return has(e.value, "nvidia");
+  if (k == "environment") return has(e.key(), "nvidia_") || has(e.value, "nvidia_");
+  return false;
+}
 
 // "A=1" list items or `A: 1` map entries -> (name, value).
 std::pair<std::string, std::string> env_pair(const ConfigEntry& e) {
@@ -47,8 +60,11 @@ void classify(Service& s, const ConfigEntry& e) {
 
 std::map<std::string, Service> services(const FileFacts& f) {
   std::map<std::string, Service> out;
-  for (const ConfigEntry& e : f.config)
-    if (e.scalar && e.path.size() >= 3 && e.path[0] == "services") classify(out[e.path[1]], e);
+  for (const ConfigEntry& e : f.config) {
+    if (e.path.size() < 3 || e.path[0] != "services") continue;
+    if (e.scalar) classify(out[e.path[1]], e);
+    if (gpu_entry(e)) out[e.path[1]].gpu = true;
+  }
   return out;
 }
 
@@ -58,7 +74,7 @@ class ComposeReader {
 
   void service(const std::string& name, const Service& s) {
     size_t env_first = out_.env.size(), builds_first = out_.builds.size();
-    ComposeService cs{name, {}, "", "", mounts(s), out_.commands.size(), 0};
+    ComposeService cs{name, {}, "", "", mounts(s), out_.commands.size(), 0, s.gpu};
     size_t images_first = out_.images.size();
     commands(s);  // the service's `image:` is its first image fact
     if (s.image && out_.images.size() > images_first) cs.image = out_.images[images_first].ref;

@@ -7,6 +7,7 @@
 #include <iterator>
 #include <vector>
 
+#include "analysis/paths.h"
 #include "knowledge/cuda.h"
 #include "knowledge/knowledge.h"
 #include "knowledge/markers.h"
@@ -523,6 +524,30 @@ std::vector<std::string> with_role(std::string_view role) {
   for (const knowledge::Entry& e : knowledge::table("ml-packages").entries)
     if (has_role(e.get("name"), role)) out.push_back(e.get("name"));
   return out;
+}
+
+// The compose services of the project, each with its file.
+static std::vector<std::pair<const ParsedFile*, const ComposeService*>> compose_services(const Project& p) {
+  std::vector<std::pair<const ParsedFile*, const ComposeService*>> out;
+  for (const auto& f : p.files)
+    for (const ComposeService& s : f->facts->services) out.emplace_back(f.get(), &s);
+  return out;
+}
+
+bool built_for_gpu_less_services(const Project& p, const ParsedFile& dockerfile) {
+  auto all = compose_services(p);
+  std::vector<std::string> names;
+  for (const auto& [f, s] : all) {
+    if (s->dockerfile.empty()) continue;
+    BuildSpec b;
+    b.dockerfile = s->dockerfile;
+    if (built_dockerfile(p, *f, b) != &dockerfile) continue;
+    if (s->gpu) return false;
+    names.push_back(s->name);
+  }
+  for (const auto& [f, s] : all)
+    if (s->gpu && std::find(names.begin(), names.end(), s->name) != names.end()) return false;
+  return !names.empty();
 }
 
 }  // namespace sc::query

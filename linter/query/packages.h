@@ -63,6 +63,11 @@ std::vector<InstallContext> where_installed(const Project& p, const ParsedFile& 
 // The base image of a Dockerfile stage (following FROM <earlier stage>), or null.
 const Image* base_image(const Project& p, const ParsedFile& dockerfile, int stage);
 
+// Is `dockerfile` built only by compose services that get no GPU (ComposeService::gpu false
+// for every service that builds it, and for every service of those names in the project's
+// other compose files, which may be overrides)? False when no compose service builds it.
+bool built_for_gpu_less_services(const Project& p, const ParsedFile& dockerfile);
+
 // The NGC framework image the environment runs on, or null.
 const Image* ngc_image(const PkgEnv& env);
 

@@ -278,11 +278,12 @@ void image(const Project& p, const Image& im, Reporter& out) {
   }
 }
 
-// A plain CUDA base image (nvidia/cuda) in a Kubernetes container that asks for no GPU: a tool
-// container (RDMA tests), not a CUDA workload. A framework image keeps its finding: it is one
-// by intent, and a cluster whose default runtime is NVIDIA's still gives it the GPU.
-bool gpu_less_base(const Image& im) {
-  if (!im.no_gpu) return false;
+// A plain CUDA base image (nvidia/cuda) in a Kubernetes container that asks for no GPU, or in
+// a Dockerfile only GPU-less compose services build: a tool or API container, not a CUDA
+// workload. A framework image keeps its finding: it is one by intent, and a host whose default
+// runtime is NVIDIA's still gives it the GPU.
+bool gpu_less_base(const Project& p, const ParsedFile& f, const Image& im) {
+  if (!im.no_gpu && !(f.facts->kind == FileKind::Dockerfile && query::built_for_gpu_less_services(p, f))) return false;
   std::string ref = lower(im.ref.substr(0, im.ref.find_first_of(":@")));
   return knowledge::table("cuda-base-image-repos").match(ref) != nullptr;
 }
@@ -291,7 +292,7 @@ bool gpu_less_base(const Image& im) {
 void images(const Project& p, const ParsedFile& f, Reporter& out) {
   if (f.facts->images.empty() || query::other_platform(p, f.src.path())) return;
   for (const Image& im : f.facts->images)
-    if (!im.from_stage && !gpu_less_base(im) && !smoke_test_stage(f, im.stage) && p.stage_built(f, im.stage) &&
+    if (!im.from_stage && !gpu_less_base(p, f, im) && !smoke_test_stage(f, im.stage) && p.stage_built(f, im.stage) &&
         !query::other_platform_section(*f.facts, im.loc.range.line))
       image(p, im, out);
 }
