@@ -5,7 +5,8 @@
 // `resources.accelerators` the labels of a CiJob spanning the file (the machine it asks for); Kubernetes manifests (`apiVersion:` and
 // `kind:`), whose containers' `image:` becomes an Image fact and `command:` + `args:` a
 // Command (`sh -c BODY` read as a script) with the container's `env:` known; launch recipes
-// (spark-vllm-docker: top-level `command:` with `{key}` placeholders filled from `defaults:`).
+// (spark-vllm-docker, sparkrun: top-level `command:` with `{key}` placeholders filled from
+// `defaults:`, run inside the image `container:` names).
 #include <cctype>
 #include <map>
 #include <set>
@@ -151,6 +152,7 @@ void fill_placeholders(Word& w, const std::map<std::string, const ConfigEntry*>&
 
 struct Recipe {
   const ConfigEntry* command = nullptr;
+  const ConfigEntry* container = nullptr;  // `container: IMAGE`: the command runs in it
   std::map<std::string, const ConfigEntry*> defaults;
   Vars env;
   bool solo = false;
@@ -163,6 +165,7 @@ Recipe recipe_keys(const FileFacts& f) {
     if (e.document != 0 || !e.scalar || e.path.empty() || e.path.size() > 2) continue;
     const std::string& top = e.path[0];
     if (e.path.size() == 1 && top == "command") r.command = &e;
+    else if (e.path.size() == 1 && top == "container") r.container = &e;
     else if (e.path.size() == 1 && top == "solo_only") r.solo = lower(e.value) == "true";
     else if (e.path.size() == 2 && top == "defaults" && !starts_with(e.path[1], "[")) r.defaults[e.path[1]] = &e;  // not Hydra's list
     else if (e.path.size() == 2 && top == "env") r.env[e.path[1]] = e.value;
@@ -177,9 +180,17 @@ void launch_recipe(const SourceFile& src, FileFacts& out, ParseDiag& diag) {
   std::string text = r.command->value;  // the runner appends its own flags after a last `\`
   while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) text.pop_back();
   if (!text.empty() && text.back() == '\\') text.pop_back();
+  int stage = -1;  // the recipe's container is a stage of its own, as a compose service's image
+  if (r.container) {
+    size_t n = out.images.size();
+    yaml_image(*r.container, r.container->value, out);
+    if (out.images.size() > n) out.images.edit().back().stage = stage = static_cast<int>(n);
+  }
   embed_shell(src, text, yaml_scalar_map(src, *r.command), r.env, CommandContext::Script, out, diag);
-  for (Command& c : out.commands.edit())
+  for (Command& c : out.commands.edit()) {
     for (Word& w : c.argv) fill_placeholders(w, r.defaults, out);
+    if (stage >= 0) c.stage = stage;
+  }
 }
 
 }  // namespace

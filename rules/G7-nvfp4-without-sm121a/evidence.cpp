@@ -374,6 +374,7 @@ static void config(const ConfigEntry& e, Evidence& ev) {
   if (!e.scalar) return;
   const std::string& k = e.key();
   ev.arch_setting(k, e.value, e.value_loc);
+  specific_word(Word{e.value, e.value, true, e.value_loc}, ev);  // a recipe's `env: {CUTE_DSL_ARCH: sm_121a}`
   // environment lists: ["TORCH_CUDA_ARCH_LIST=12.1", ...]
   if (size_t eq = e.value.find('='); eq != std::string::npos && !k.empty() && k[0] == '[')
     ev.arch_setting(trim(e.value.substr(0, eq)), trim(e.value.substr(eq + 1)), e.value_loc);
