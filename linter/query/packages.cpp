@@ -426,12 +426,29 @@ const ComposeService* service_at(const FileFacts& f, const Location& at) {
   return nullptr;
 }
 
-// Is the install at `at` in a Kubernetes container's command?
-bool in_kubernetes(const FileFacts& f, const Location& at) {
+// Where the commands on the install's lines come from (`docker run IMAGE bash -c "pip ..."`:
+// the outer command's); Script when none says more.
+CommandContext context_at(const FileFacts& f, const Location& at) {
+  CommandContext found = CommandContext::Script;
   for (const Command& c : f.commands)
-    if (c.context == CommandContext::Kubernetes && c.loc.range.line <= at.range.line && at.range.line <= c.loc.range.end_line)
-      return true;
-  return false;
+    if (c.loc.range.line <= at.range.line && at.range.line <= c.loc.range.end_line && c.context != CommandContext::Script)
+      found = c.context;
+  return found;
+}
+
+// An install in an image that a file other than a Dockerfile names: how that file runs it.
+std::string image_place(const ParsedFile& file, const std::string& ref, const Location& at) {
+  const std::string& path = file.src.path();
+  if (const ComposeService* s = service_at(*file.facts, at)) return "inside " + ref + " (compose service '" + s->name + "')";
+  switch (context_at(*file.facts, at)) {
+    case CommandContext::Kubernetes: return "inside " + ref + " (a Kubernetes container of " + path + ")";
+    case CommandContext::Run:
+    case CommandContext::Cmd:
+    case CommandContext::Entrypoint: return "in the " + ref + " stage of the Dockerfile " + path + " writes";
+    case CommandContext::Container: return "inside " + ref + " (started by `docker run` in " + path + ")";
+    case CommandContext::Skypilot: return "inside " + ref + " (the SkyPilot task " + path + ")";
+    default: return "inside " + ref + " (the container " + path + " runs it in)";
+  }
 }
 
 }  // namespace
@@ -441,9 +458,7 @@ std::string install_place(const PkgEnv& env, const PkgRun& run) {
     const std::string& ref = env.image->ref;
     const FileFacts& f = *env.dockerfile->facts;
     if (f.kind == FileKind::Dockerfile) return "in the " + ref + " stage of " + env.dockerfile->src.path();
-    if (const ComposeService* s = service_at(f, run.install->loc)) return "inside " + ref + " (compose service '" + s->name + "')";
-    if (in_kubernetes(f, run.install->loc)) return "inside " + ref + " (a Kubernetes container of " + env.dockerfile->src.path() + ")";
-    return "inside " + ref + " (started by `docker run` in " + env.dockerfile->src.path() + ")";
+    return image_place(*env.dockerfile, ref, run.install->loc);
   }
   const ParsedFile* f = run.file;
   if (!f) return "on the host";
