@@ -565,4 +565,14 @@ bool built_for_gpu_less_services(const Project& p, const ParsedFile& dockerfile)
   return !names.empty();
 }
 
+bool index_without_cuda13(const PkgRun& run) {
+  bool other = false;
+  for (const IndexUrl& ix : run.indexes) {
+    int cuda = cuda_of_url(ix.url);
+    if (cuda >= first_cuda13()) return false;
+    if (cuda > 0 || knowledge::table("cpu-indexes").match(lower(ix.url))) other = true;
+  }
+  return other;
+}
+
 }  // namespace sc::query

@@ -243,6 +243,8 @@ void judge(const Project& p, const InstalledPackage& ip, query::InstallOrder& or
   if (ngc) return replaces_container_torch(it, out);
   if (query::unknown_local_image(*ip.env)) return;  // built elsewhere: what it holds is unknown
   if (g2_source_build(it)) return;
+  // torch from the CPU or a cu12x index: G1 reports the index, which a pin would not fix
+  if (query::has_role(r.name, "pytorch-index") && query::index_without_cuda13(run)) return;
   if (core_stack_unpinned(it, out) || run.no_deps) return;
   if (query::lower_bound_only(r)) dependent_lower_bound(it, out);
   else dependent_unpinned(p, it, out);
