@@ -91,6 +91,14 @@ bool pins_torch_exactly(const Requirement& r) {
   return false;
 }
 
+// An exact pin of another package that pins torch exactly (torchvision==0.22.1 needs
+// torch==2.7.1) fixes torch for the whole install, as a torch pin does.
+bool torch_pinned_by_other(const PkgRun& run, const std::string& name) {
+  return std::any_of(run.exact_pins.begin(), run.exact_pins.end(), [&](const auto& pin) {
+    return pin.first != name && pin.second && pins_torch_exactly(*pin.second);
+  });
+}
+
 // ---- inside an NGC container: an exact pin of a package whose release pins its own torch
 // (vllm==0.20.1): pip installs that torch over the container's build.
 void pinned_pulls_torch(const Item& it, Reporter& out) {
@@ -190,7 +198,9 @@ bool replaces_earlier_torch(const Item& it, Reporter& out) {
 // ---- bare pip: a torch-stack package, or one that pins torch exactly, unpinned while nothing pins torch
 void dependent_unpinned(const Project& p, const Item& it, Reporter& out) {
   if (it.pinned || !it.r.specifier.empty() || !judged_dependent(it.r)) return;
-  if (it.torch_pinned || query::image_ships_torch(*it.ip.env) || replaces_pypi(*it.ip.run)) return;
+  if (it.torch_pinned || torch_pinned_by_other(*it.ip.run, it.r.name) || query::image_ships_torch(*it.ip.env) ||
+      replaces_pypi(*it.ip.run))
+    return;
   if (replaces_earlier_torch(it, out)) return;
   // a later exact torch (a pinned CUDA wheel, `--force-reinstall torch-X.whl`) is what stays
   if (!pins_torch_exactly(it.r) && it.order.pinned_later(*it.ip.env, *it.ip.run, "torch")) return;
