@@ -90,6 +90,16 @@ std::unique_ptr<RE2> json_alternation() {
 // A json_quick handler that keeps nothing but whether a number has an exponent with '+'.
 struct Quiet {
   bool plus_exponent = false;
+  // Every key and string that may hold a letter, as written and quoted, one a line: the only
+  // text a trigger word can be in (the rest is numbers, literals and punctuation).
+  std::string names;
+  void raw_string(std::string_view v) {
+    if (std::none_of(v.begin(), v.end(), [](char c) { return std::isalpha(static_cast<unsigned char>(c)) || (c & 0x80); }))
+      return;  // "1", "0.25": no word (a byte >= 0x80 may be a letter RE2's case folding knows)
+    names += '"';
+    names += v;
+    names += "\"\n";
+  }
   void number(std::string_view v) {
     if (v.find("e+") != std::string_view::npos || v.find("E+") != std::string_view::npos) plus_exponent = true;
   }
@@ -106,10 +116,13 @@ struct Quiet {
 // Text the JSON parser reads without a note: strict JSON (json_quick) without a number whose
 // exponent has '+' (tree-sitter-json's number has none; "4.67E+2" in a string is no number) and
 // within the nesting the parser accepts.
-bool quiet_json(std::string_view text) {
+// `names` gets Quiet::names.
+bool quiet_json(std::string_view text, std::string& names) {
   if (max_nesting(text).depth > kMaxNesting) return false;
   Quiet q;
-  return json_quick::check(text, q) && !q.plus_exponent;
+  bool quiet = json_quick::check(text, q) && !q.plus_exponent;
+  names = std::move(q.names);
+  return quiet;
 }
 
 }  // namespace
@@ -159,10 +172,12 @@ static std::string decoded_for_scan(std::string_view text) {
   return json_unescape(t);
 }
 
-// A JSON file whose parse would give a note (a syntax error) is parsed all the same.
+// A JSON file whose parse would give a note (a syntax error) is parsed all the same. A valid one
+// is scanned in its keys and strings only (a golden-values file of numbers scans a few bytes).
 bool Prefilter::json_wanted(std::string_view text) const {
-  if (RE2::PartialMatch(text, *impl_->json) || !quiet_json(text)) return true;
-  return text.find('\\') != std::string_view::npos && RE2::PartialMatch(decoded_for_scan(text), *impl_->json);
+  std::string names;
+  if (!quiet_json(text, names) || RE2::PartialMatch(names, *impl_->json)) return true;
+  return names.find('\\') != std::string::npos && RE2::PartialMatch(decoded_for_scan(names), *impl_->json);
 }
 
 bool Prefilter::embedded_python_wanted(std::string_view code) const {
@@ -195,6 +210,7 @@ class MatchedLines {
       pos = nl + 1;
     }
   }
+  explicit MatchedLines(std::vector<int> lines) : marked_(std::move(lines)) {}
   std::vector<int> take() && { return std::move(marked_); }
   bool any(const Range& r) const {  // an unknown range counts as matched
     if (!r.valid()) return true;
@@ -206,13 +222,23 @@ class MatchedLines {
   std::vector<int> marked_;  // ascending line numbers
 };
 
+// The trigger lines python_lines() found last on this thread, with the text they are of: trim()
+// of the same file (parsed just before, on the same thread) takes them instead of scanning again.
+struct LinesMemo {
+  std::string text;
+  std::vector<int> lines;
+};
+thread_local LinesMemo last_lines;
+
 }  // namespace
 
 void Prefilter::trim(const SourceFile& src, FileFacts& f) const {
   if (f.kind != FileKind::Python || !impl_->python) return;
   PythonFacts& py = f.python;
   if (py.calls.empty() && py.assigns.empty() && py.strings.empty()) return;
-  const MatchedLines lines(src.text(), *impl_->python);
+  const MatchedLines lines = last_lines.text == src.text() ? MatchedLines(std::move(last_lines.lines))
+                                                          : MatchedLines(src.text(), *impl_->python);
+  last_lines = {};
   const RE2& words = impl_->python_words ? *impl_->python_words : *impl_->python;
   auto holds = [&](std::string_view s) { return !s.empty() && RE2::PartialMatch(s, words); };
   auto named = [&](std::string_view s) { return impl_->python_names && RE2::PartialMatch(s, *impl_->python_names); };
@@ -231,6 +257,7 @@ bool Prefilter::trims_python() const { return impl_->python != nullptr; }
 
 std::vector<int> Prefilter::python_lines(std::string_view text) const {
   std::vector<int> lines = MatchedLines(text, *impl_->python).take();
+  last_lines = {std::string(text), lines};
   if (impl_->python_names) {
     std::vector<int> named = MatchedLines(text, *impl_->python_names).take();
     std::vector<int> both;

@@ -27,7 +27,8 @@ size_t string_end(std::string_view s, size_t i, bool& escaped);
 size_t number_end(std::string_view s, size_t i);
 
 // The handler is called like nlohmann's json_sax: null() for every number, boolean and null;
-// string(s), key(s), start_object/end_object, start_array/end_array. string() gets the
+// string(s), key(s), start_object/end_object, start_array/end_array; optional hooks
+// number(text) and raw_string(text as written, escapes kept) for every key and string. string() gets the
 // decoded text only when handler.wants_string() says so (an empty string otherwise).
 template <class H>
 class Checker {
@@ -62,6 +63,7 @@ class Checker {
     bool escaped = false;
     size_t e = string_end(s_, i_ + 1, escaped);
     if (e == std::string_view::npos) return false;
+    if constexpr (requires(H& h, std::string_view v) { h.raw_string(v); }) h_.raw_string(s_.substr(i_ + 1, e - i_ - 1));
     buf_.clear();
     if (keep && escaped) decode(s_.substr(i_ + 1, e - i_ - 1), buf_);
     else if (keep) buf_.assign(s_.substr(i_ + 1, e - i_ - 1));
