@@ -570,7 +570,8 @@ bool index_without_cuda13(const PkgRun& run) {
   for (const IndexUrl& ix : run.indexes) {
     int cuda = cuda_of_url(ix.url);
     if (cuda >= first_cuda13()) return false;
-    if (cuda > 0 || knowledge::table("cpu-indexes").match(lower(ix.url))) other = true;
+    // an --extra-index-url leaves PyPI in play: only an --index-url replaces it
+    if (ix.role == IndexRole::IndexUrl && (cuda > 0 || knowledge::table("cpu-indexes").match(lower(ix.url)))) other = true;
   }
   return other;
 }

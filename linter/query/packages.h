@@ -68,9 +68,10 @@ const Image* base_image(const Project& p, const ParsedFile& dockerfile, int stag
 // other compose files, which may be overrides)? False when no compose service builds it.
 bool built_for_gpu_less_services(const Project& p, const ParsedFile& dockerfile);
 
-// Does the run name a wheel index that serves no CUDA 13 build (knowledge cpu-indexes, or a
-// cu12x index) and none that does? G1 reports such an index; pinning the packages it serves
-// (role pytorch-index) would pin the wrong build, so G9 leaves them to G1.
+// Is the run's --index-url (which replaces PyPI) one that serves no CUDA 13 build (knowledge
+// cpu-indexes, or a cu12x index), with no CUDA 13 index beside it? G1 reports such an index;
+// pinning the packages it serves (role pytorch-index) would pin the wrong build, so G9 leaves
+// them to G1. An --extra-index-url leaves PyPI in play: G9 judges as usual.
 bool index_without_cuda13(const PkgRun& run);
 
 // The NGC framework image the environment runs on, or null.
