@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstring>
+#include <deque>
 #include <memory>
 #include <optional>
 #include <set>
@@ -348,29 +349,38 @@ class Walker {
       end = e;
       pend = point_at(text_, e);
     }
+    if (begin != 0 || end != text_.size())
+      return parse_ranges({TSRange{pbegin, pend, static_cast<uint32_t>(begin), static_cast<uint32_t>(end)}}, depth);
+    parse_ranges({}, depth);
+  }
+
+  // Parses the parts of text_ in `ranges` (ascending) as one script; all of text_ when empty.
+  void parse_ranges(const std::vector<TSRange>& ranges, int depth) {
     ParserPtr parser = ts::new_parser();
     if (!ts_parser_set_language(parser.get(), tree_sitter_bash())) {
       diag_.error(src_.path(), {}, "internal: tree-sitter-bash grammar rejected by the tree-sitter library",
                   "internal-error");
       return;
     }
-    if (begin != 0 || end != text_.size()) {
-      TSRange r{pbegin, pend, static_cast<uint32_t>(begin), static_cast<uint32_t>(end)};
-      ts_parser_set_included_ranges(parser.get(), &r, 1);
-    }
+    if (!ranges.empty()) ts_parser_set_included_ranges(parser.get(), ranges.data(), static_cast<uint32_t>(ranges.size()));
     TreePtr tree = ts::parse(parser.get(), text_);
     if (!tree) return;
+    auto outer_ranges = std::exchange(ranges_, ranges);
     TSNode root = ts_tree_root_node(tree.get());
     if (ts_node_has_error(root)) report_error(root, depth > 0);
     depth_ = depth;
     auto outer_functions = functions_;  // this tree's nodes die with it
     walk(root);
     functions_ = std::move(outer_functions);
+    ranges_ = std::move(outer_ranges);
   }
 
  private:
   const SourceFile& src_;
   const std::string& text_;
+  std::vector<TSRange> ranges_;  // the included ranges of a parse of several (quoted_pieces)
+  mutable std::deque<std::string> joined_;  // joined() texts (stable addresses)
+  mutable size_t joined_bytes_ = 0;
   std::map<std::string, std::string> vars_;
   int stage_;
   CommandContext context_;
@@ -394,7 +404,21 @@ class Walker {
 
   std::string_view raw(TSNode n) const {
     uint32_t b = ts_node_start_byte(n), e = ts_node_end_byte(n);
+    if (ranges_.size() > 1) return joined(b, e);
     return std::string_view(text_).substr(b, e - b);
+  }
+  // The bytes [b, e) of the included ranges of this parse, without the gaps between them (a
+  // word of `'a'\''b'` is a'b); kept until the walker ends, within a bound.
+  std::string_view joined(uint32_t b, uint32_t e) const {
+    for (const TSRange& r : ranges_)
+      if (r.start_byte <= b && e <= r.end_byte) return std::string_view(text_).substr(b, e - b);
+    std::string s;
+    for (const TSRange& r : ranges_)
+      if (r.end_byte > b && r.start_byte < e)
+        s.append(text_, std::max(b, r.start_byte), std::min(e, r.end_byte) - std::max(b, r.start_byte));
+    if (joined_bytes_ + s.size() > 4 * text_.size() + 4096) return std::string_view(text_).substr(b, e - b);
+    joined_bytes_ += s.size();
+    return joined_.emplace_back(std::move(s));
   }
   Location loc(TSNode n) const { return src_.loc(ts_node_start_byte(n), ts_node_end_byte(n)); }
 
@@ -1036,6 +1060,7 @@ class Walker {
   // Parse a quoted shell body (of `bash -c` or ssh) as a script of its own; the words from
   // `zero` on are its $0, $1, ...
   void shell_body(const Command& cmd, TSNode body, size_t zero) {
+    if (is(body, "concatenation")) return quoted_pieces(cmd, body, zero);
     std::string_view r = raw(body);
     // A double-quoted body is read as written: `$X` and `\<newline>` mean the same to the
     // inner shell once the outer one expanded them; one holding `$(...)` or backquotes is
@@ -1051,6 +1076,31 @@ class Walker {
     auto outer = vars_;
     positionals(cmd, zero);
     parse(ts_node_start_byte(body) + 1, ts_node_end_byte(body) - 1, b, e, depth_ + 1);
+    vars_ = std::move(outer);
+    depth_ = saved;
+  }
+
+  // `'echo '\''hi'\'' && run'`: single-quoted pieces joined by escaped quotes, the way a
+  // script quotes a quote inside a single-quoted `bash -c` body. The pieces' contents and each
+  // escaped quote's `'` are parsed as one script (included ranges keep every word's place).
+  void quoted_pieces(const Command& cmd, TSNode body, size_t zero) {
+    std::vector<TSRange> ranges;
+    bool plain = true;
+    ts::each_named_child(body, [&](TSNode ch) {
+      uint32_t b = ts_node_start_byte(ch), e = ts_node_end_byte(ch);
+      TSPoint pb = ts_node_start_point(ch), pe = ts_node_end_point(ch);
+      if (is(ch, "raw_string") && e - b >= 2) ranges.push_back({{pb.row, pb.column + 1}, {pe.row, pe.column - 1}, b + 1, e - 1});
+      else if (raw(ch) == "\\'") ranges.push_back({{pb.row, pb.column + 1}, pe, b + 1, e});
+      else plain = false;
+    });
+    if (!plain || ranges.empty() || ts_node_named_child_count(body) != ranges.size()) return;
+    if (ts::refuse_deep(src_, raw(body), diag_, ts_node_start_byte(body))) return;
+    std::erase_if(ranges, [](const TSRange& r) { return r.start_byte == r.end_byte; });  // ''
+    if (ranges.empty()) return;
+    int saved = depth_;
+    auto outer = vars_;
+    positionals(cmd, zero);
+    parse_ranges(ranges, depth_ + 1);
     vars_ = std::move(outer);
     depth_ = saved;
   }

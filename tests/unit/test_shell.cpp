@@ -77,6 +77,18 @@ TEST_CASE("a script ending in a line continuation is read (bash runs it)", "[she
   CHECK(argv(*find_cmd(escaped.facts, "echo")) == std::vector<std::string>{"echo", "a", "\\"});
 }
 
+TEST_CASE("a single-quoted bash -c body that quotes a quote is read whole", "[shell]") {
+  auto p = sh("bash -c 'echo '\\''a b'\\'' && pip install '\\''torch>=2'\\'''\n");
+  CHECK(p.diag.notes.empty());
+  const Command* echo = find_cmd(p.facts, "echo");
+  REQUIRE(echo != nullptr);
+  CHECK(argv(*echo) == std::vector<std::string>{"echo", "a b"});
+  const Command* pip = find_cmd(p.facts, "pip");
+  REQUIRE(pip != nullptr);
+  CHECK(argv(*pip) == std::vector<std::string>{"pip", "install", "torch>=2"});
+  CHECK(pip->argv[2].loc.range.col == 44);  // the escaped quote that opens the inner word
+}
+
 TEST_CASE("quote removal and exact locations", "[shell]") {
   auto p = sh("python  -m pip install \"torch==2.9\" 'x y' a\"b\"c $'t\\tb'\n");
   REQUIRE(p.facts.commands.size() == 1);
