@@ -28,6 +28,10 @@ planted=$(mktemp -d); mkdir -p "$planted/rules/G5-x"
 printf '#include "query/finding.h"\n#include "parsers/packaging.h"\n' > "$planted/rules/G5-x/G5.cpp"
 if bash cmake/rule_includes.sh "$planted" >/dev/null; then echo "FAIL: rule_includes.sh passed a rule that includes parsers/"; bad=1; fi
 rm -rf "$planted"
-bash cmake/rule_includes.sh . || bad=1  # rules: core/, query/, knowledge/, their own folder
+bash cmake/rule_includes.sh . || bad=1
+# linter/query/README.md names every header of the query layer
+for h in linter/query/*.h; do
+  grep -q "\`$(basename "$h")\`" linter/query/README.md || { echo "FAIL: linter/query/README.md does not name $(basename "$h")"; bad=1; }
+done  # rules: core/, query/, knowledge/, their own folder
 [ $bad -eq 0 ] && echo "PASS: every include goes down the layers; rules include only core, query, knowledge and their own folder"
 exit $bad
