@@ -11,7 +11,6 @@
 #include <string>
 #include <vector>
 
-#include "core/nesting.h"
 #include "knowledge/knowledge.h"
 #include "parsers/config.h"
 #include "parsers/json_quick.h"
@@ -115,10 +114,9 @@ struct Quiet {
 
 // Text the JSON parser reads without a note: strict JSON (json_quick) without a number whose
 // exponent has '+' (tree-sitter-json's number has none; "4.67E+2" in a string is no number) and
-// within the nesting the parser accepts.
-// `names` gets Quiet::names.
+// within the nesting the parser accepts (json_quick fails past kMaxNesting). `names` gets
+// Quiet::names.
 bool quiet_json(std::string_view text, std::string& names) {
-  if (max_nesting(text).depth > kMaxNesting) return false;
   Quiet q;
   bool quiet = json_quick::check(text, q) && !q.plus_exponent;
   names = std::move(q.names);

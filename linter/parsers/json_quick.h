@@ -11,6 +11,8 @@
 #include <string_view>
 #include <vector>
 
+#include "core/nesting.h"
+
 namespace sc::json_quick {
 
 // Decodes the body of a JSON string already checked by `string_end` (valid escapes, no lone
@@ -106,6 +108,8 @@ class Checker {
     if (c == '{') h_.start_object(static_cast<std::size_t>(-1));
     else h_.start_array(static_cast<std::size_t>(-1));
     stack_.push_back(c);
+    // deeper than the parsers read (and each level is a call here): not surely valid
+    if (stack_.size() > static_cast<size_t>(kMaxNesting)) return false;
     if (at(c == '{' ? '}' : ']')) {
       ++i_;
       close();

@@ -576,4 +576,5 @@ bool index_without_cuda13(const PkgRun& run) {
   return other;
 }
 
+
 }  // namespace sc::query

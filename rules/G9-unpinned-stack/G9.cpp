@@ -4,6 +4,8 @@
 // Each sub-check below is one bullet of G9.md "What it catches".
 #include <algorithm>
 #include <cctype>
+#include <functional>
+#include <unordered_map>
 
 #include "core/registry.h"
 #include "knowledge/cuda.h"
@@ -239,7 +241,11 @@ bool unknown_version(const Requirement& r) {
          std::none_of(r.specifier.begin(), r.specifier.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)); });
 }
 
-void judge(const Project& p, const InstalledPackage& ip, query::InstallOrder& order, Reporter& out) {
+// query::index_without_cuda13, once per run of this check (a line may name thousands of indexes).
+using WrongIndex = std::function<bool(const PkgRun&)>;
+
+void judge(const Project& p, const InstalledPackage& ip, query::InstallOrder& order, const WrongIndex& wrong_index,
+           Reporter& out) {
   const Requirement& r = *ip.req;
   const PkgRun& run = *ip.run;
   const Image* ngc = query::ngc_image(*ip.env);
@@ -254,7 +260,7 @@ void judge(const Project& p, const InstalledPackage& ip, query::InstallOrder& or
   if (query::unknown_local_image(*ip.env)) return;  // built elsewhere: what it holds is unknown
   if (g2_source_build(it)) return;
   // torch from the CPU or a cu12x index: G1 reports the index, which a pin would not fix
-  if (query::has_role(r.name, "pytorch-index") && query::index_without_cuda13(run)) return;
+  if (query::has_role(r.name, "pytorch-index") && wrong_index(run)) return;
   if (core_stack_unpinned(it, out) || run.no_deps) return;
   if (query::lower_bound_only(r)) dependent_lower_bound(it, out);
   else dependent_unpinned(p, it, out);
@@ -266,6 +272,12 @@ class G9 : public Rule {
   void check(const Project& p, Reporter& out) const override {
     query::CpuTooling tooling(p);  // host venvs that feed CPU-side tooling only
     query::InstallOrder order;
+    std::unordered_map<const PkgRun*, bool> wrong;
+    WrongIndex wrong_index = [&](const PkgRun& run) {
+      auto [it, fresh] = wrong.try_emplace(&run, false);
+      if (fresh) it->second = query::index_without_cuda13(run);
+      return it->second;
+    };
     for (const PkgEnv& env : query::environments(p))
       for (const InstalledPackage& ip : query::packages_in(env)) {
         Installer t = ip.run->install->tool;
@@ -274,7 +286,7 @@ class G9 : public Rule {
         // an NPU/ROCm/Windows/macOS install: by the file's path, its Markdown section or the
         // stage's base image
         if (query::other_platform_package(p, ip) || query::other_platform_env(p, env)) continue;
-        if (!tooling(env, *ip.run)) judge(p, ip, order, out);
+        if (!tooling(env, *ip.run)) judge(p, ip, order, wrong_index, out);
       }
   }
 };
