@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # scripts/new-rule.sh: refuses a bad id, name or an id already there; docs/CONTRIBUTING.md's
 # worked example is its output, word for word (the scaffold:fixture and scaffold:unit tests
-# build and run that output).
+# build and run that output, under the first G-number no rule holds).
 . "$(dirname "$0")/lib.bash"
 new_rule="$SC_SOURCE_DIR/scripts/new-rule.sh"
-scaffold="${SC_BUILD_DIR:?set by ctest}/scaffold"
+scaffold="$TMP/g11"  # what the worked example shows (the build's own scaffold takes the first free id)
+bash "$new_rule" G11 latest-image-tag --root "$scaffold" >/dev/null
 
 bash "$new_rule" 11 x --root "$TMP/a" 2>/dev/null; check "an id without G: exit 2" [ $? -eq 2 ]
 bash "$new_rule" G11 Latest_Tag --root "$TMP/a" 2>/dev/null; check "a name not in lower-case words: exit 2" [ $? -eq 2 ]
