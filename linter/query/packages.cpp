@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cctype>
 #include <iterator>
+#include <map>
+#include <set>
 #include <vector>
 
 #include "analysis/paths.h"
@@ -541,30 +543,23 @@ std::vector<std::string> with_role(std::string_view role) {
   return out;
 }
 
-// The compose services of the project, each with its file.
-static std::vector<std::pair<const ParsedFile*, const ComposeService*>> compose_services(const Project& p) {
-  std::vector<std::pair<const ParsedFile*, const ComposeService*>> out;
+std::set<const ParsedFile*> built_for_gpu_less_services(const Project& p) {
+  std::map<const ParsedFile*, std::vector<const ComposeService*>> builders;
+  std::set<std::string> gpu_names;  // services of any compose file that get a GPU
   for (const auto& f : p.files)
-    for (const ComposeService& s : f->facts->services) out.emplace_back(f.get(), &s);
+    for (const ComposeService& s : f->facts->services) {
+      if (s.gpu) gpu_names.insert(s.name);
+      if (s.dockerfile.empty()) continue;
+      BuildSpec b;
+      b.dockerfile = s.dockerfile;
+      if (const ParsedFile* df = built_dockerfile(p, *f, b)) builders[df].push_back(&s);
+    }
+  std::set<const ParsedFile*> out;
+  for (const auto& [df, services] : builders)
+    if (std::none_of(services.begin(), services.end(), [&](const ComposeService* s) { return gpu_names.count(s->name); }))
+      out.insert(df);
   return out;
 }
-
-bool built_for_gpu_less_services(const Project& p, const ParsedFile& dockerfile) {
-  auto all = compose_services(p);
-  std::vector<std::string> names;
-  for (const auto& [f, s] : all) {
-    if (s->dockerfile.empty()) continue;
-    BuildSpec b;
-    b.dockerfile = s->dockerfile;
-    if (built_dockerfile(p, *f, b) != &dockerfile) continue;
-    if (s->gpu) return false;
-    names.push_back(s->name);
-  }
-  for (const auto& [f, s] : all)
-    if (s->gpu && std::find(names.begin(), names.end(), s->name) != names.end()) return false;
-  return !names.empty();
-}
-
 bool index_without_cuda13(const PkgRun& run) {
   bool other = false;
   for (const IndexUrl& ix : run.indexes) {
@@ -575,6 +570,5 @@ bool index_without_cuda13(const PkgRun& run) {
   }
   return other;
 }
-
 
 }  // namespace sc::query

@@ -6,6 +6,7 @@
 #include <map>
 #include <optional>
 #include <memory>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -63,10 +64,10 @@ std::vector<InstallContext> where_installed(const Project& p, const ParsedFile& 
 // The base image of a Dockerfile stage (following FROM <earlier stage>), or null.
 const Image* base_image(const Project& p, const ParsedFile& dockerfile, int stage);
 
-// Is `dockerfile` built only by compose services that get no GPU (ComposeService::gpu false
-// for every service that builds it, and for every service of those names in the project's
-// other compose files, which may be overrides)? False when no compose service builds it.
-bool built_for_gpu_less_services(const Project& p, const ParsedFile& dockerfile);
+// The Dockerfiles that only compose services getting no GPU build (ComposeService::gpu false
+// for every service that builds one, and for every service of those names in the project's
+// other compose files, which may be overrides). One pass over the project.
+std::set<const ParsedFile*> built_for_gpu_less_services(const Project& p);
 
 // Is the run's --index-url (which replaces PyPI) one that serves no CUDA 13 build (knowledge
 // cpu-indexes, or a cu12x index), with no CUDA 13 index beside it? G1 reports such an index;

@@ -282,17 +282,18 @@ void image(const Project& p, const Image& im, Reporter& out) {
 // a Dockerfile only GPU-less compose services build: a tool or API container, not a CUDA
 // workload. A framework image keeps its finding: it is one by intent, and a host whose default
 // runtime is NVIDIA's still gives it the GPU.
-bool gpu_less_base(const Project& p, const ParsedFile& f, const Image& im) {
-  if (!im.no_gpu && !(f.facts->kind == FileKind::Dockerfile && query::built_for_gpu_less_services(p, f))) return false;
+bool gpu_less_base(const std::set<const ParsedFile*>& gpu_less_builds, const ParsedFile& f, const Image& im) {
+  if (!im.no_gpu && !gpu_less_builds.count(&f)) return false;
   std::string ref = lower(im.ref.substr(0, im.ref.find_first_of(":@")));
   return knowledge::table("cuda-base-image-repos").match(ref) != nullptr;
 }
 
-// Every Image fact of any file (Dockerfile FROM, docker run, compose image:).
-void images(const Project& p, const ParsedFile& f, Reporter& out) {
+// Every Image fact of any file (Dockerfile FROM, docker run, compose image:). `gpu_less_builds`:
+// query::built_for_gpu_less_services.
+void images(const Project& p, const ParsedFile& f, const std::set<const ParsedFile*>& gpu_less_builds, Reporter& out) {
   if (f.facts->images.empty() || query::other_platform(p, f.src.path())) return;
   for (const Image& im : f.facts->images)
-    if (!im.from_stage && !gpu_less_base(p, f, im) && !smoke_test_stage(f, im.stage) && p.stage_built(f, im.stage) &&
+    if (!im.from_stage && !gpu_less_base(gpu_less_builds, f, im) && !smoke_test_stage(f, im.stage) && p.stage_built(f, im.stage) &&
         !query::other_platform_section(*f.facts, im.loc.range.line))
       image(p, im, out);
 }
@@ -530,7 +531,8 @@ class G1 : public Rule {
   std::string_view id() const override { return "G1"; }
   void check(const Project& p, Reporter& out) const override {
     for (const auto& f : p.files) version_tags(p, *f, out);
-    for (const auto& f : p.files) images(p, *f, out);
+    std::set<const ParsedFile*> gpu_less_builds = query::built_for_gpu_less_services(p);
+    for (const auto& f : p.files) images(p, *f, gpu_less_builds, out);
     bool lock_pins = lock_pins_cuda_torch(p);
     Asked asked(p);
     for (const PkgEnv& env : query::environments(p)) environment(p, env, lock_pins, asked, out);
