@@ -2,7 +2,9 @@
 # Regenerates docs/rules/ from the rule documentation embedded in the binary
 # (rules/*.md -> `sparkcheck rule GN --format markdown`), so the docs, `sparkcheck
 # rule` and SARIF help are the same text.
-# It also rewrites README's gotcha table (between its gotcha-table markers) from the registry.
+# It also rewrites README's gotcha table (between its gotcha-table markers) from the registry, and
+# first the knowledge-table blocks of rules/*/*.md from knowledge data (build/knowledge_docs), then
+# rebuilds when a rule's source changed, since the binary embeds it.
 #   scripts/gen-docs.sh [SPARKCHECK_BINARY] [OUT_DIR] [README]
 # Defaults: build/sparkcheck (built first when missing), docs/rules and README.md.
 # tests/scripts/rule_docs.sh fails when the checked-in docs/rules are stale.
@@ -13,6 +15,14 @@ out="${2:-docs/rules}"
 readme="${3:-README.md}"
 if [ ! -x "$bin" ]; then
   scripts/build.sh
+fi
+tables="$(dirname "$bin")/knowledge_docs"
+if [ -x "$tables" ] && [ "$out" = docs/rules ]; then
+  before="$(cat rules/*/*.md | md5sum)"
+  "$tables" rules/*/*.md
+  if [ "$before" != "$(cat rules/*/*.md | md5sum)" ]; then
+    cmake --build "$(dirname "$bin")" --target sparkcheck
+  fi
 fi
 mkdir -p "$out"
 rm -f "$out"/*.md

@@ -64,10 +64,19 @@ std::string first_paragraph(const std::string& markdown) {
   return para;
 }
 
+// The source's knowledge-table markers (scripts/gen-docs.sh fills the rows between them) are
+// for the generator, not the reader.
+std::string without_table_markers(std::string_view md) {
+  std::string out;
+  for (auto& line : split(md, '\n'))
+    if (line.rfind("<!-- knowledge-table ", 0) != 0 && line.rfind("<!-- /knowledge-table -->", 0) != 0) out += line + "\n";
+  return out;
+}
+
 RuleDoc parse_doc(std::string_view file, std::string_view text) {
   RuleDoc d;
   d.source_file = std::string(file);
-  d.markdown = trim(front_matter(text, d));
+  d.markdown = trim(without_table_markers(front_matter(text, d)));
   d.full_description = markdown_to_text(first_paragraph(d.markdown));
   if (d.full_description.size() > 1000) d.full_description = d.full_description.substr(0, 997) + "...";
   if (d.default_level.empty()) d.default_level = "warning";

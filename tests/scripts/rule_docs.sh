@@ -5,6 +5,11 @@
 cp "$SC_SOURCE_DIR/README.md" "$TMP/README.md"
 bash "$SC_SOURCE_DIR/scripts/gen-docs.sh" "$SPARKCHECK" "$TMP/rules" "$TMP/README.md" >/dev/null; rc=$?
 check "gen-docs.sh runs" [ "$rc" -eq 0 ]
+# tables of knowledge data in the rule sources (flags, images, versions) are current
+# shellcheck disable=SC2086
+$SC_EMULATOR "$SC_BUILD_DIR/knowledge_docs" --check "$SC_SOURCE_DIR"/rules/*/*.md; rc=$?
+check "rules/*/*.md list the knowledge data as it is (scripts/gen-docs.sh writes their knowledge-table blocks)" [ "$rc" -eq 0 ]
+check "the rule docs have knowledge-table blocks" grep -q "<!-- knowledge-table tp-flags:" "$SC_SOURCE_DIR/rules/G10-tensor-parallel-across-sparks/G10.md"
 n_rules="$("$SPARKCHECK" rules --format json | python3 -c 'import json,sys; print(len(json.load(sys.stdin)))')"
 check "one page per rule + index" [ "$(ls "$TMP/rules" | wc -l)" -eq $((n_rules + 1)) ]
 for f in "$TMP"/rules/G*.md; do

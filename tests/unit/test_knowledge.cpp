@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <string>
 
+#include "knowledge/doc_tables.h"
 #include "knowledge/knowledge.h"
 #include "knowledge/versions.h"
 
@@ -145,4 +146,33 @@ TEST_CASE("specifier_allows reads PEP 440 clauses", "[knowledge]") {
   CHECK(specifier_allows("!=2.9.0", "2.9.1"));
   CHECK(specifier_allows("", "2.9.1"));
   CHECK(specifier_allows("==2.9.1", "2.9.1"));  // the local part is ignored by compare_versions
+}
+
+TEST_CASE("rule docs' knowledge tables are written from the data", "[knowledge]") {
+  std::string error;
+  std::string md =
+      "intro\n<!-- knowledge-table tp-flags: Flags=code:flags; Launcher=launcher; Use=use; Kind=launcher?one:any -->\n"
+      "| stale |\n<!-- /knowledge-table -->\nafter\n";
+  std::string out = knowledge::render_doc_tables(md, error);
+  CHECK(error.empty());
+  CHECK(out.find("| stale |") == std::string::npos);
+  CHECK(out.find("| Flags | Launcher | Use | Kind |\n|---|---|---|---|\n") != std::string::npos);
+  CHECK(out.find("| `--tensor-parallel-size`, `--tensor_parallel_size`, `-tp` | vllm | inference | one |") != std::string::npos);
+  CHECK(out.find("| `--tensor-model-parallel-size`, `--tensor_model_parallel_size` |  | training | any |") != std::string::npos);
+  CHECK(out.rfind("<!-- /knowledge-table -->\nafter\n") != std::string::npos);
+  CHECK(knowledge::render_doc_tables(out, error) == out);  // stable
+  // one row per entry
+  size_t rows = 0;
+  for (size_t k = out.find("\n| `"); k != std::string::npos; k = out.find("\n| `", k + 1)) ++rows;
+  CHECK(rows == knowledge::table("tp-flags").entries.size());
+  // a cell never breaks the table
+  CHECK(knowledge::render_doc_tables("<!-- knowledge-table broken-combinations: R=report -->\n<!-- /knowledge-table -->\n", error)
+            .find("| NVIDIA/dgx-spark-playbooks#57 |") != std::string::npos);
+  for (const char* bad : {"<!-- knowledge-table no-such-table: A=name -->\n<!-- /knowledge-table -->\n",
+                          "<!-- knowledge-table tp-flags: A -->\n<!-- /knowledge-table -->\n",
+                          "<!-- knowledge-table tp-flags: A=name -->\nrows but no end\n"}) {
+    error.clear();
+    CHECK(knowledge::render_doc_tables(bad, error).empty());
+    CHECK_FALSE(error.empty());
+  }
 }
