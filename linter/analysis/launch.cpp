@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "analysis/launch.h"
+#include "core/path_names.h"
 
 #include <charconv>
 #include <climits>
@@ -18,18 +19,10 @@ IntLiteral read_int(std::string_view s) {
 
 std::optional<long> int_literal(std::string_view s) { return read_int(s).value; }
 
-namespace {
-std::string_view base_view(std::string_view w) {
-  size_t k = w.rfind('/');
-  return k == std::string_view::npos ? w : w.substr(k + 1);
-}
-}  // namespace
-
-std::string prog_base(std::string_view w) { return std::string(base_view(w)); }
 
 int find_program(const Command& c, const std::vector<std::string>& progs, size_t from) {
   for (size_t i = from; i < c.argv.size(); ++i) {
-    std::string_view b = base_view(c.argv[i].text);
+    std::string b = base_name(c.argv[i].text);
     for (const auto& p : progs)
       if (b == p) return static_cast<int>(i);
   }
@@ -50,7 +43,7 @@ bool is_test_path(std::string_view path) {
     return starts_with(path, name.substr(1)) || path.find(name) != std::string_view::npos;
   };
   if (folder("/tests/") || folder("/test/")) return true;
-  std::string_view base = base_view(path);
+  std::string base = base_name(path);
   return (starts_with(base, "test_") && ends_with(base, ".py")) || ends_with(base, "_test.py") ||
          base == "conftest.py";
 }

@@ -23,9 +23,6 @@ IntLiteral read_int(std::string_view s);
 // Shorthand: the value, nullopt for a non-literal or an unreadable one. Never throws.
 std::optional<long> int_literal(std::string_view s);
 
-// Base name of a program word: "/usr/bin/python3" -> "python3".
-std::string prog_base(std::string_view w);
-
 // Index of the first argv word whose base name is one of `progs`, or -1.
 int find_program(const Command& c, const std::vector<std::string>& progs, size_t from = 0);
 // Index of the word after `-m` when it starts with one of `modules` ("vllm.entrypoints"), or -1.

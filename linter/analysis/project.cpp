@@ -2,6 +2,7 @@
 // Project: file lookup and the cross-file links (requirements includes,
 // Dockerfile COPY + pip install -r, scripts that install a requirements file).
 #include "analysis/project.h"
+#include "core/path_names.h"
 #include "analysis/paths.h"
 
 #include "analysis/launch.h"
@@ -52,11 +53,6 @@ std::string dir_of(const std::string& p) {
   return s == std::string::npos ? std::string() : p.substr(0, s);
 }
 
-std::string base_of(std::string p) {
-  while (!p.empty() && p.back() == '/') p.pop_back();
-  size_t s = p.rfind('/');
-  return s == std::string::npos ? p : p.substr(s + 1);
-}
 
 std::string join_path(const std::string& dir, const std::string& rel) {
   if (dir.empty()) return normalize_path(rel);
@@ -219,7 +215,7 @@ bool Project::has_lockfile_pin(const std::string& pkg, const std::string& for_pa
 static bool clones_before(const ParsedFile& df, const std::set<int>& chain, int before_line) {
   return std::any_of(df.facts->commands.begin(), df.facts->commands.end(), [&](const Command& c) {
     return chain.count(c.stage) && (before_line <= 0 || c.loc.range.line <= before_line) && c.argv.size() > 2 &&
-           base_of(c.argv[0].text) == "git" && c.argv[1].text == "clone";
+           base_name(c.argv[0].text) == "git" && c.argv[1].text == "clone";
   });
 }
 
@@ -245,7 +241,7 @@ const ParsedFile* container_file(const Project& p, const ParsedFile& df, int sta
     const Image& im = df.facts->images[s];
     s = im.from_stage ? im.parent_stage : -1;
   }
-  std::string vbase = base_of(value);
+  std::string vbase = base_name(value);
   std::string dfdir = dir_of(df.src.path());
   auto in_context = [&](const std::string& rel) -> const ParsedFile* {
     if (const ParsedFile* f = p.find(join_path(dfdir, rel))) return f;
@@ -262,7 +258,7 @@ const ParsedFile* container_file(const Project& p, const ParsedFile& df, int sta
     std::string dest = r.dest;
     if (unresolved_text(src)) continue;
     // 1. a file copied under the same name
-    if (base_of(src) == vbase && src != "." && src != "./") {
+    if (base_name(src) == vbase && src != "." && src != "./") {
       if (const ParsedFile* f = in_context(src)) best = f;
       continue;
     }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "engine/engine.h"
+#include "core/path_names.h"
 
 #include <fcntl.h>
 #include <malloc.h>
@@ -199,10 +200,6 @@ bool read_file(const WalkedFile& wf, size_t max_bytes, std::string& text, Conten
   return usable_text(wf, text, notes);
 }
 
-std::string base_name(const std::string& p) {
-  size_t s = p.rfind('/');
-  return s == std::string::npos ? p : p.substr(s + 1);
-}
 
 std::string abs_of(const Project& p, const std::string& display) {
   if (!display.empty() && display[0] == '/') return display;

@@ -9,14 +9,11 @@
 #include <set>
 
 #include "core/registry.h"
+#include "core/path_names.h"
 
 namespace sc {
 namespace {
 
-std::string base(const std::string& p) {
-  size_t k = p.rfind('/');
-  return k == std::string::npos ? p : p.substr(k + 1);
-}
 
 // docker/podman options of run/create/pull that take a separate value.
 bool takes_value(const std::string& opt) {
@@ -104,9 +101,9 @@ bool optional_options(const Word& w) {
 size_t image_arg(const Command& c) {
   const auto& a = c.argv;
   size_t i = 0;
-  while (i < a.size() && (base(a[i].text) == "sudo" || base(a[i].text) == "time" || base(a[i].text) == "exec")) ++i;
+  while (i < a.size() && (base_name(a[i].text) == "sudo" || base_name(a[i].text) == "time" || base_name(a[i].text) == "exec")) ++i;
   if (i + 1 >= a.size()) return 0;
-  std::string prog = base(a[i].text);
+  std::string prog = base_name(a[i].text);
   if (prog == "docker" || prog == "podman" || prog == "nerdctl" || prog == "nvidia-docker") {
     size_t k = i + 1;
     if (k < a.size() && a[k].text == "container") ++k;
@@ -136,7 +133,7 @@ bool within(const Range& r, const Range& outer) {
 }
 
 bool shell_program(const std::string& p) {
-  std::string b = base(p);
+  std::string b = base_name(p);
   return b == "bash" || b == "sh" || b == "zsh" || b == "dash";
 }
 
@@ -186,10 +183,10 @@ void latest_image_stage(FileFacts& f) {
 bool pip_install(const Command& c) {
   const auto& a = c.argv;
   size_t i = 0;
-  while (i < a.size() && base(a[i].text) == "sudo") ++i;
+  while (i < a.size() && base_name(a[i].text) == "sudo") ++i;
   auto word = [&](size_t k, const char* w) { return i + k < a.size() && a[i + k].text == w; };
   if (i >= a.size()) return false;
-  std::string p = base(a[i].text);
+  std::string p = base_name(a[i].text);
   if (p == "pip" || p == "pip3") return word(1, "install");
   if (p == "uv") return word(1, "pip") && word(2, "install");
   return starts_with(p, "python") && word(1, "-m") && word(2, "pip") && word(3, "install");
@@ -200,7 +197,7 @@ bool pip_install(const Command& c) {
 bool makes_env(const Command& c) {
   const auto& a = c.argv;
   if (a.empty()) return false;
-  std::string p = base(a[0].text);
+  std::string p = base_name(a[0].text);
   auto arg = [&](size_t k) { return k < a.size() ? a[k].text : std::string(); };
   if (makes_venv(c)) return true;
   if (p == "conda" || p == "mamba" || p == "micromamba")
@@ -273,7 +270,7 @@ void image_commands(FileFacts& f) {
       }
       continue;
     }
-    if (c.argv.empty() || base(c.argv[0].text) != "srun") continue;
+    if (c.argv.empty() || base_name(c.argv[0].text) != "srun") continue;
     for (size_t k = 1; k < c.argv.size(); ++k) {
       Word w = c.argv[k];
       const std::string flag = "--container-image";

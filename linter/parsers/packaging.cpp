@@ -2,6 +2,7 @@
 // Packaging syntax: PEP 508 requirements, conda match specs, and pip/uv/conda
 // command lines turned into Install facts. No domain judgement here.
 #include "parsers/packaging.h"
+#include "core/path_names.h"
 
 #include "core/registry.h"
 
@@ -36,15 +37,10 @@ std::string url_decode(std::string_view s) {
   return out;
 }
 
-std::string basename_of(std::string_view p) {
-  while (!p.empty() && p.back() == '/') p.remove_suffix(1);
-  size_t s = p.rfind('/');
-  return std::string(s == std::string_view::npos ? p : p.substr(s + 1));
-}
 
 // "torch-2.7.1+cu128-cp310-cp310-manylinux_2_28_aarch64.whl" -> name, version.
 bool wheel_name_version(std::string_view file, std::string& name, std::string& version) {
-  std::string f = url_decode(basename_of(file));
+  std::string f = url_decode(base_name(file));
   if (!ends_with(lower(f), ".whl")) return false;
   auto parts = split(f.substr(0, f.size() - 4), '-');
   if (parts.size() < 3) return false;
@@ -510,7 +506,7 @@ size_t after_conda_run(const std::vector<Word>& a, size_t i) {
 std::string base_program(const Word& w) {
   std::string t = w.text;
   if (!w.resolved && t.empty()) t = w.raw;
-  return basename_of(t);
+  return base_name(t);
 }
 
 }  // namespace

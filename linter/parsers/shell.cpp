@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Shell layer (see shell.h): tree-sitter-bash -> Command / EnvSetting facts.
 #include "parsers/shell.h"
+#include "core/path_names.h"
 
 #include "parsers/embedded.h"
 #include "parsers/ts_util.h"
@@ -268,15 +269,11 @@ std::string shebang_interpreter(std::string_view head) {
   for (auto& t : split(trim(line), ' '))
     if (!t.empty()) toks.push_back(trim(t));
   if (toks.empty()) return {};
-  auto base = [](const std::string& p) {
-    size_t k = p.rfind('/');
-    return k == std::string::npos ? p : p.substr(k + 1);
-  };
-  std::string prog = base(toks[0]);
+  std::string prog = base_name(toks[0]);
   if (prog == "env") {  // #!/usr/bin/env [-S] [VAR=x] prog
     for (size_t k = 1; k < toks.size(); ++k) {
       if (toks[k][0] == '-' || toks[k].find('=') != std::string::npos) continue;
-      return base(toks[k]);
+      return base_name(toks[k]);
     }
     return {};
   }

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "probe/checks.h"
+#include "core/path_names.h"
 
 namespace sc::probe {
 
@@ -16,10 +17,6 @@ namespace {
 using nlohmann::json;
 
 
-std::string base_name(const std::string& p) {
-  size_t s = p.rfind('/');
-  return s == std::string::npos ? p : p.substr(s + 1);
-}
 
 }  // namespace
 

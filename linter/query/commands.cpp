@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "query/commands.h"
+#include "core/path_names.h"
 
 #include <algorithm>
 
@@ -104,7 +105,7 @@ bool wrapper_runs(const Command& c, const knowledge::Entry& e) {
   const auto& subs = e.list("subcommands");
   if (subs.empty() || contains(subs, "*")) return false;
   for (size_t i = 0; i + 1 < c.argv.size(); ++i) {
-    std::string base = prog_base(c.argv[i].text);
+    std::string base = base_name(c.argv[i].text);
     if (!contains(subs, c.argv[i + 1].text) || contains(e.list("programs"), base)) continue;
     for (const std::string& p : e.list("programs"))
       if (named_part(base, p)) return true;
@@ -145,7 +146,7 @@ std::optional<Command> entrypoint_launch(const FileFacts& f, const Command& c) {
     return std::nullopt;
   const Image* im = stage_image(f, c);
   const knowledge::Entry* e = im ? knowledge::table("image-entrypoints").match(lower(im->ref)) : nullptr;
-  if (!e || contains(e->list("programs_of_their_own"), prog_base(c.argv[0].text)) || !launcher_of(c).empty())
+  if (!e || contains(e->list("programs_of_their_own"), base_name(c.argv[0].text)) || !launcher_of(c).empty())
     return std::nullopt;
   Command run = c;
   std::vector<Word> words;

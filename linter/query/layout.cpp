@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "query/layout.h"
+#include "core/path_names.h"
 
 #include <algorithm>
 #include <bitset>
@@ -326,7 +327,7 @@ std::string named_path(const std::string& word) {
 }
 
 std::string stem_of(const std::string& display) {
-  std::string base = prog_base(display);
+  std::string base = base_name(display);
   return base.substr(0, base.find('.'));
 }
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "query/purpose.h"
+#include "core/path_names.h"
 
 #include <algorithm>
 #include <memory>
@@ -66,7 +67,7 @@ bool names_gpu_use(std::string_view text) {
 }
 
 bool python_program(std::string_view word) {
-  std::string b = prog_base(word);
+  std::string b = base_name(word);
   if (!starts_with(b, "python")) return false;
   return b.find_first_not_of("0123456789.", 6) == std::string::npos;
 }
@@ -209,12 +210,12 @@ int last_gpu_python_block(const ParsedFile& f) {
 // Python and the project scripts it starts name no GPU use.
 bool command_is_cpu(Walk& w, const ParsedFile& f, const Command& c, int depth) {
   if (c.argv.empty() || c.context == CommandContext::Container || c.context == CommandContext::Compose ||
-      knowledge::in("elsewhere-programs", prog_base(c.argv[0].text)))
+      knowledge::in("elsewhere-programs", base_name(c.argv[0].text)))
     return true;
-  if (!launcher_of(c).empty() || knowledge::in("gpu-use-words", prog_base(c.argv[0].text))) return false;
+  if (!launcher_of(c).empty() || knowledge::in("gpu-use-words", base_name(c.argv[0].text))) return false;
   for (size_t i = 0; i < c.argv.size(); ++i) {
     if (python_program(c.argv[i].text)) return python_run_is_cpu(w, f, c, i);
-    if (!wrapper(prog_base(c.argv[i].text))) break;
+    if (!wrapper(base_name(c.argv[i].text))) break;
   }
   std::string s = script_of(c);
   const ParsedFile* sf = s.empty() ? nullptr : project_file(w.p, f, s);

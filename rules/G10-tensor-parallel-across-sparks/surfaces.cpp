@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "rules/G10-tensor-parallel-across-sparks/surfaces.h"
+#include "core/path_names.h"
 
 #include <algorithm>
 #include <optional>
@@ -261,7 +262,7 @@ Hits tp_surfaces(const ParsedFile& f, bool shared_gpus) {
   }
   std::string dir = f.src.path().str().substr(0, f.src.path().str().rfind('/') == std::string::npos ? 0 : f.src.path().str().rfind('/'));
   python(ff.python, hits);  // first: a call's own wording wins over the config entry it also yields
-  configs(ff.config, prog_base(dir), shared_gpus, hits);
+  configs(ff.config, base_name(dir), shared_gpus, hits);
   return hits;
 }
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "rules/G7-nvfp4-without-sm121a/evidence.h"
+#include "core/path_names.h"
 
 #include <algorithm>
 #include <cctype>
@@ -200,7 +201,7 @@ static std::pair<std::string, std::string> definition(const std::string& word) {
 // A cmake line that selects a project adding the `a` to a plain 12X itself (knowledge
 // arch-suffixing-builds: llama.cpp's -DGGML_CUDA=ON): that project's name, else "".
 static std::string suffixing_build(const Command& c) {
-  if (prog_base(c.argv[0].text) != "cmake") return "";
+  if (base_name(c.argv[0].text) != "cmake") return "";
   static const std::set<std::string> on = {"on", "1", "true", "yes", "y"};
   for (const Word& w : c.argv) {
     auto [var, value] = definition(w.text);
@@ -258,8 +259,8 @@ static bool server_client(const Command& c) {
 // its words name things.
 static bool naming_command(const Command& c) {
   if (server_client(c)) return true;
-  size_t at = c.argv.size() > 1 && prog_base(c.argv[0].text) == "sudo" ? 1 : 0;
-  const Entry* e = table("naming-commands").find(prog_base(c.argv[at].text));
+  size_t at = c.argv.size() > 1 && base_name(c.argv[0].text) == "sudo" ? 1 : 0;
+  const Entry* e = table("naming-commands").find(base_name(c.argv[at].text));
   if (!e) return false;
   const auto& subs = e->list("subcommands");
   return subs.empty() || (at + 1 < c.argv.size() && std::find(subs.begin(), subs.end(), c.argv[at + 1].text) != subs.end());
@@ -302,7 +303,7 @@ static void kernel_builds(const Command& c, bool arch_here, Evidence& ev) {
   for (size_t i = 0; i + 1 < a.size(); ++i)
     if (ends_with(a[i].text, "setup.py") && knowledge::in("setup-py-builds", a[i + 1].text))
       ev.builds.push_back({c.loc, "setup.py " + a[i + 1].text});
-  std::string prog = prog_base(a[0].text);
+  std::string prog = base_name(a[0].text);
   const Entry* tool = table("cuda-build-tools").find(prog);
   if (!tool || arch_here) return;
   const auto& query = tool->list("query_flags");  // `nvcc --version` builds nothing
