@@ -113,11 +113,7 @@ void parse_conda_env(const SourceFile& src, FileFacts& out, ParseDiag& diag) {
               std::string opt = words[0], val = words.size() > 1 ? trim(s.substr(opt.size())) : "";
               size_t eq = opt.find('=');
               if (eq != std::string::npos) { val = opt.substr(eq + 1); opt = opt.substr(0, eq); }
-              if (opt == "-r" || opt == "--requirement") pip.requirement_files.push_back({val, l});
-              else if (opt == "-c" || opt == "--constraint") pip.constraint_files.push_back({val, l});
-              else if (opt == "-i" || opt == "--index-url") pip.indexes.push_back({val, IndexRole::IndexUrl, l});
-              else if (opt == "--extra-index-url") pip.indexes.push_back({val, IndexRole::ExtraIndexUrl, l});
-              else if (opt == "-f" || opt == "--find-links") pip.indexes.push_back({val, IndexRole::FindLinks, l});
+              if (std::optional<PipOption> o = pip_option(opt)) apply_pip_option(pip, *o, val, l);
               continue;
             }
             Requirement r;

@@ -259,21 +259,6 @@ bool truthy(const std::string& v) {
   return l == "1" || l == "true" || l == "yes" || l == "on";
 }
 
-// pip / uv options that consume the following word.
-const std::set<std::string>& pip_value_opts() {
-  static const std::set<std::string> s = {
-      "-t", "--target", "--prefix", "--root", "--python", "-p", "--platform", "--only-binary",
-      "--no-binary", "--trusted-host", "--cache-dir", "--config-settings", "-C", "--global-option",
-      "--build-option", "--src", "--progress-bar", "--log", "--timeout", "--retries",
-      "--index-strategy", "--extra", "--group", "--optional", "--python-version", "--abi",
-      "--implementation", "--report", "--upgrade-strategy", "--exists-action", "--keyring-provider",
-      "--python-platform", "--cert", "--client-cert", "--proxy", "--root-user-action", "--index",
-      "--default-index", "--rev", "--tag", "--branch", "--bounds", "--package", "--upgrade-package",
-      "-P", "--reinstall-package", "--resolution", "--prerelease", "--link-mode", "--exclude-newer",
-      "--config-file", "--directory", "--project", "--script", "--no-binary-package",
-      "--no-build-package", "--refresh-package", "--only-group", "--no-group"};
-  return s;
-}
 
 struct Arg {
   const Word* w;
@@ -336,6 +321,82 @@ bool local_directory(std::string_view url) {
   return !ends_with(l, ".whl") && !ends_with(l, ".tar.gz") && !ends_with(l, ".zip");
 }
 
+}  // namespace
+
+std::optional<PipOption> pip_option(std::string_view name) {
+  using O = PipOption;
+  static const std::unordered_map<std::string_view, PipOption> spellings = {
+      {"-r", O::Requirement}, {"--requirement", O::Requirement}, {"--requirements", O::Requirement},
+      {"-c", O::Constraint}, {"--constraint", O::Constraint}, {"--constraints", O::Constraint},
+      {"--override", O::Constraint}, {"--overrides", O::Constraint}, {"--build-constraint", O::Constraint},
+      {"-b", O::Constraint}, {"--build-constraints", O::Constraint},
+      {"-i", O::IndexUrl}, {"--index-url", O::IndexUrl}, {"--default-index", O::IndexUrl},
+      {"--extra-index-url", O::ExtraIndexUrl}, {"--index", O::ExtraIndexUrl},
+      {"-f", O::FindLinks}, {"--find-links", O::FindLinks},
+      {"--torch-backend", O::TorchBackend}, {"-e", O::Editable}, {"--editable", O::Editable},
+      {"--no-deps", O::NoDeps}, {"--no-dependencies", O::NoDeps}, {"--no-index", O::NoIndex},
+      {"-U", O::Upgrade}, {"--upgrade", O::Upgrade}, {"--force-reinstall", O::Upgrade}, {"--reinstall", O::Upgrade},
+      {"--pre", O::OtherFlag}, {"--prefer-binary", O::OtherFlag}, {"--require-hashes", O::OtherFlag},
+      {"-t", O::OtherValued}, {"--target", O::OtherValued}, {"--prefix", O::OtherValued}, {"--root", O::OtherValued},
+      {"--python", O::OtherValued}, {"-p", O::OtherValued}, {"--platform", O::OtherValued},
+      {"--only-binary", O::OtherValued}, {"--no-binary", O::OtherValued}, {"--trusted-host", O::OtherValued},
+      {"--cache-dir", O::OtherValued}, {"--config-settings", O::OtherValued}, {"-C", O::OtherValued},
+      {"--global-option", O::OtherValued}, {"--build-option", O::OtherValued}, {"--use-feature", O::OtherValued},
+      {"--src", O::OtherValued}, {"--progress-bar", O::OtherValued}, {"--log", O::OtherValued},
+      {"--timeout", O::OtherValued}, {"--retries", O::OtherValued}, {"--index-strategy", O::OtherValued},
+      {"--extra", O::OtherValued}, {"--group", O::OtherValued}, {"--optional", O::OtherValued},
+      {"--python-version", O::OtherValued}, {"--abi", O::OtherValued}, {"--implementation", O::OtherValued},
+      {"--report", O::OtherValued}, {"--upgrade-strategy", O::OtherValued}, {"--exists-action", O::OtherValued},
+      {"--keyring-provider", O::OtherValued}, {"--python-platform", O::OtherValued}, {"--cert", O::OtherValued},
+      {"--client-cert", O::OtherValued}, {"--proxy", O::OtherValued}, {"--root-user-action", O::OtherValued},
+      {"--rev", O::OtherValued}, {"--tag", O::OtherValued}, {"--branch", O::OtherValued},
+      {"--bounds", O::OtherValued}, {"--package", O::OtherValued}, {"--upgrade-package", O::OtherValued},
+      {"-P", O::OtherValued}, {"--reinstall-package", O::OtherValued}, {"--resolution", O::OtherValued},
+      {"--prerelease", O::OtherValued}, {"--link-mode", O::OtherValued}, {"--exclude-newer", O::OtherValued},
+      {"--config-file", O::OtherValued}, {"--directory", O::OtherValued}, {"--project", O::OtherValued},
+      {"--script", O::OtherValued}, {"--no-binary-package", O::OtherValued}, {"--no-build-package", O::OtherValued},
+      {"--refresh-package", O::OtherValued}, {"--only-group", O::OtherValued}, {"--no-group", O::OtherValued}};
+  auto it = spellings.find(name);
+  return it == spellings.end() ? std::nullopt : std::optional<PipOption>(it->second);
+}
+
+bool pip_option_valued(PipOption o) {
+  return o != PipOption::NoDeps && o != PipOption::NoIndex && o != PipOption::Upgrade && o != PipOption::OtherFlag;
+}
+
+void apply_pip_option(Install& in, PipOption o, const std::string& value, const Location& loc) {
+  switch (o) {
+    case PipOption::Requirement: in.requirement_files.push_back({value, loc}); break;
+    // uv takes a file here; "--override torch==2.10.0+cu130" written inline is still a pin, and
+    // the rules read it as one (the linker does not resolve spec-like values)
+    case PipOption::Constraint: in.constraint_files.push_back({value, loc}); break;
+    case PipOption::IndexUrl: add_index(in, value, IndexRole::IndexUrl, loc); break;
+    case PipOption::ExtraIndexUrl: add_index(in, value, IndexRole::ExtraIndexUrl, loc); break;
+    case PipOption::FindLinks: add_index(in, value, IndexRole::FindLinks, loc); break;
+    case PipOption::TorchBackend:
+      in.torch_backend = true;
+      in.torch_backend_value = value;
+      break;
+    case PipOption::Editable: {
+      Requirement r;
+      if (parse_requirement(value, r) && !r.name.empty()) {
+        r.loc = loc;
+        in.packages.push_back(std::move(r));
+      } else if (!r.url.empty()) {
+        in.local_project = in.local_project || local_directory(r.url);
+      }
+      break;
+    }
+    case PipOption::NoDeps: in.no_deps = true; break;
+    case PipOption::NoIndex: in.no_index = true; break;
+    case PipOption::Upgrade: in.upgrade = true; break;
+    case PipOption::OtherValued:
+    case PipOption::OtherFlag: break;
+  }
+}
+
+namespace {
+
 void add_package(Install& in, const Word& w, bool conda) {
   if (!w.resolved) return;  // "$SPEC", "torch==${VERSION}": unknown, never guessed
   if (w.text.empty()) return;
@@ -364,11 +425,6 @@ void parse_pip_args(const Command& c, size_t start, Install& in) {
     }
     std::string name, value;
     bool has_inline = split_long_opt(t, name, value);
-    static const std::set<std::string> valued = {
-        "-r", "--requirement", "--requirements", "-c", "--constraint", "--constraints", "--override",
-        "--overrides", "-i", "--index-url", "--extra-index-url", "-f", "--find-links",
-        "--torch-backend", "-e", "--editable", "--default-index", "--index", "--build-constraint",
-        "-b", "--build-constraints"};
     Location vloc = w.loc;
     // Short option with attached value: -rrequirements.txt
     if (!has_inline && !starts_with(t, "--") && t.size() > 2 &&
@@ -378,54 +434,23 @@ void parse_pip_args(const Command& c, size_t start, Install& in) {
       value = t.substr(2);
       has_inline = true;
     }
-    if (valued.count(name)) {
-      if (!has_inline) {
-        if (i + 1 >= a.size()) break;
-        value = a[++i].text;
-        vloc = a[i].loc;
-        // an index given through an unknown variable (or one expanded to nothing, as
-        // `ARG URL=""`) is still an index: keep its written form so rules neither read a
-        // CUDA version nor assume the default
-        bool empty_var = a[i].text.empty() && a[i].raw.find('$') != std::string::npos;
-        if (!a[i].resolved || empty_var) value = a[i].raw.empty() ? "$unresolved" : a[i].raw;
-      }
-      if (name == "-r" || name == "--requirement" || name == "--requirements")
-        in.requirement_files.push_back({value, vloc});
-      else if (name == "-c" || name == "--constraint" || name == "--constraints" ||
-               name == "--override" || name == "--overrides" || name == "--build-constraint" ||
-               name == "-b" || name == "--build-constraints") {
-        // uv takes a file here; "--override torch==2.10.0+cu130" written inline is still a
-        // pin, and the rules read it as one (the linker does not resolve spec-like values).
-        in.constraint_files.push_back({value, vloc});
-      } else if (name == "-i" || name == "--index-url" || name == "--default-index")
-        add_index(in, value, IndexRole::IndexUrl, vloc);
-      else if (name == "--extra-index-url" || name == "--index")
-        add_index(in, value, IndexRole::ExtraIndexUrl, vloc);
-      else if (name == "-f" || name == "--find-links")
-        add_index(in, value, IndexRole::FindLinks, vloc);
-      else if (name == "--torch-backend") {
-        in.torch_backend = true;
-        in.torch_backend_value = value;
-      } else if (name == "-e" || name == "--editable") {
-        Requirement r;
-        if (parse_requirement(value, r) && !r.name.empty()) {
-          r.loc = vloc;
-          in.packages.push_back(r);
-        } else if (!r.url.empty()) {
-          in.local_project = in.local_project || local_directory(r.url);
-        }
-      }
+    std::optional<PipOption> opt = pip_option(name);
+    if (!opt && !starts_with(name, "--") && name.size() > 2 && name.find_first_not_of("qvUIy", 1) == std::string::npos) {
+      if (name.find('U') != std::string::npos) in.upgrade = true;  // -qU
       continue;
     }
-    if (name == "--no-deps" || name == "--no-dependencies") in.no_deps = true;
-    else if (name == "--no-index") in.no_index = true;
-    else if (name == "-U" || name == "--upgrade" || name == "--force-reinstall" || name == "--reinstall")
-      in.upgrade = true;
-    else if (!starts_with(name, "--") && name.size() > 2 && name.find_first_not_of("qvUIy", 1) == std::string::npos) {
-      if (name.find('U') != std::string::npos) in.upgrade = true;  // -qU
-    } else if (!has_inline && pip_value_opts().count(name) && i + 1 < a.size()) {
-      ++i;
+    if (!opt) continue;
+    if (pip_option_valued(*opt) && !has_inline) {
+      if (i + 1 >= a.size()) break;
+      value = a[++i].text;
+      vloc = a[i].loc;
+      // an index given through an unknown variable (or one expanded to nothing, as
+      // `ARG URL=""`) is still an index: keep its written form so rules neither read a
+      // CUDA version nor assume the default
+      bool empty_var = a[i].text.empty() && a[i].raw.find('$') != std::string::npos;
+      if (!a[i].resolved || empty_var) value = a[i].raw.empty() ? "$unresolved" : a[i].raw;
     }
+    apply_pip_option(in, *opt, value, vloc);
   }
 }
 

@@ -19,6 +19,30 @@ struct ParseDiag;
 // Called by the engine on every parsed file.
 void derive_installs(FileFacts& f);
 
+// One pip / uv pip option, as every reader of options sees it (install commands, requirements
+// files, a conda file's `pip:` list).
+enum class PipOption {
+  Requirement,    // -r / --requirement FILE
+  Constraint,     // -c / --constraint / uv --override / --build-constraint FILE
+  IndexUrl,       // -i / --index-url / uv --default-index URL
+  ExtraIndexUrl,  // --extra-index-url / uv --index URL
+  FindLinks,      // -f / --find-links URL
+  TorchBackend,   // uv --torch-backend
+  Editable,       // -e / --editable SPEC
+  NoDeps,         // --no-deps
+  NoIndex,        // --no-index
+  Upgrade,        // -U / --upgrade / --force-reinstall / uv --reinstall
+  OtherValued,    // an option whose value means nothing to the rules (--target DIR)
+  OtherFlag,      // a flag that means nothing to the rules (--pre)
+};
+// The option a spelling names ("--index-url"), or nullopt when pip and uv take no such option.
+std::optional<PipOption> pip_option(std::string_view name);
+// Does the option take a value?
+bool pip_option_valued(PipOption o);
+// Records what the option says in `in`: its value (a requirements file, an index, a backend,
+// an editable requirement) or its flag. OtherValued / OtherFlag record nothing.
+void apply_pip_option(Install& in, PipOption o, const std::string& value, const Location& loc);
+
 // PEP 503 name normalisation: lower-case, runs of [-_.] -> '-'.
 std::string normalize_pkg_name(std::string_view name);
 

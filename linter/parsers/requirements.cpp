@@ -180,44 +180,24 @@ class RequirementsParser : public Parser {
       ve = toks[1].e;
       have_value = true;
     }
-    static const std::set<std::string> flags = {"--no-index", "--pre", "--prefer-binary",
-                                                "--require-hashes", "--no-deps", "--upgrade", "-U"};
-    static const std::set<std::string> other_valued = {"--trusted-host", "--only-binary", "--no-binary",
-                                                       "--use-feature", "--config-settings",
-                                                       "--global-option", "-C"};
-    if (flags.count(name)) {
-      if (name == "--no-deps") in.no_deps = true;
-      return;
-    }
-    Location vloc = have_value ? loc_of(src, l, vb, ve) : loc_of(src, l, toks[0].b, toks[0].e);
-    if (!have_value && !other_valued.count(name)) {
-      diag.warn(src.path(), vloc.range, "line " + std::to_string(line) + ": option " + name + " needs a value",
+    std::optional<PipOption> opt = pip_option(name);
+    Location nloc = loc_of(src, l, toks[0].b, toks[0].e);
+    if (!opt) {
+      diag.warn(src.path(), nloc.range, "line " + std::to_string(line) + ": unknown requirements-file option " + name,
                 "requirement-syntax");
       return;
     }
-    if (name == "-r" || name == "--requirement") {
-      in.requirement_files.push_back({value, vloc});
-      out.refs.push_back({value, RefKind::Requirements, "", -1, vloc});
-    } else if (name == "-c" || name == "--constraint") {
-      in.constraint_files.push_back({value, vloc});
-      out.refs.push_back({value, RefKind::Constraints, "", -1, vloc});
-    } else if (name == "-i" || name == "--index-url") {
-      in.indexes.push_back({value, IndexRole::IndexUrl, vloc});
-    } else if (name == "--extra-index-url") {
-      in.indexes.push_back({value, IndexRole::ExtraIndexUrl, vloc});
-    } else if (name == "-f" || name == "--find-links") {
-      in.indexes.push_back({value, IndexRole::FindLinks, vloc});
-    } else if (name == "-e" || name == "--editable") {
-      Requirement r;
-      if (parse_requirement(value, r) && !r.name.empty()) {
-        r.loc = vloc;
-        in.packages.push_back(std::move(r));
-      }
-    } else if (!other_valued.count(name)) {
-      diag.warn(src.path(), loc_of(src, l, toks[0].b, toks[0].e).range,
-                "line " + std::to_string(line) + ": unknown requirements-file option " + name,
-                "requirement-syntax");
+    if (!pip_option_valued(*opt)) return apply_pip_option(in, *opt, "", nloc);
+    if (!have_value) {
+      if (*opt != PipOption::OtherValued)
+        diag.warn(src.path(), nloc.range, "line " + std::to_string(line) + ": option " + name + " needs a value",
+                  "requirement-syntax");
+      return;
     }
+    Location vloc = loc_of(src, l, vb, ve);
+    apply_pip_option(in, *opt, value, vloc);
+    if (*opt == PipOption::Requirement) out.refs.push_back({value, RefKind::Requirements, "", -1, vloc});
+    if (*opt == PipOption::Constraint) out.refs.push_back({value, RefKind::Constraints, "", -1, vloc});
   }
 };
 

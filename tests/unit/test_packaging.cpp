@@ -628,3 +628,33 @@ TEST_CASE("Dockerfile: <<- heredoc with a quoted delimiter, stdin heredoc not pa
   CHECK(f.installs[1].packages[0].name == "accelerate");
   CHECK(f.installs[1].packages[0].loc.range.line == 8);
 }
+
+TEST_CASE("one reading of pip options for commands, requirements files and conda's pip list", "[packaging]") {
+  CHECK(pip_option("--index-url") == PipOption::IndexUrl);
+  CHECK(pip_option("--default-index") == PipOption::IndexUrl);  // uv
+  CHECK(pip_option("--index") == PipOption::ExtraIndexUrl);     // uv
+  CHECK(pip_option("--no-dependencies") == PipOption::NoDeps);
+  CHECK(pip_option("--target") == PipOption::OtherValued);
+  CHECK_FALSE(pip_option("--no-such-option"));
+  CHECK_FALSE(pip_option_valued(PipOption::Upgrade));
+  CHECK(pip_option_valued(PipOption::Editable));
+  const char* spellings[] = {"--no-deps", "--index-url https://download.pytorch.org/whl/cu130", "-e ./local_pkg"};
+  for (const char* form : spellings) {
+    INFO(form);
+    std::string opt = form;
+    FileFacts cmd = parse_as("setup.sh", "pip install " + opt + " trl\n");
+    FileFacts req = parse_as("requirements.txt", opt + "\ntrl\n");
+    FileFacts env = parse_as("environment.yml", "channels: [nvidia]\ndependencies:\n  - pip:\n      - " + opt + "\n      - trl\n");
+    REQUIRE(cmd.installs.size() == 1);
+    REQUIRE(req.installs.size() == 1);
+    REQUIRE(env.installs.size() == 2);  // the conda install, then its pip list
+    for (const FileFacts* f : {&req, &env}) {
+      const Install& a = cmd.installs[0];
+      const Install& b = f->installs.back();
+      CHECK(a.no_deps == b.no_deps);
+      CHECK(a.local_project == b.local_project);
+      REQUIRE(a.indexes.size() == b.indexes.size());
+      for (size_t i = 0; i < a.indexes.size(); ++i) CHECK(a.indexes[i].role == b.indexes[i].role);
+    }
+  }
+}
