@@ -119,8 +119,11 @@ bool runs(const Command& c, std::string_view name) {
   const knowledge::Entry* e = knowledge::table("launchers").find(name);
   if (!e) return false;
   if (!e->list("modules").empty() && find_module(c, e->list("modules")) >= 0) return true;
-  int prog = e->list("programs").empty() ? -1 : find_program(c, e->list("programs"));
-  return (prog >= 0 && subcommand_fits(c, prog, *e)) || wrapper_runs(c, *e);
+  // every word named for the program, not only the first (`-v cache:/root/.cache/vllm IMAGE vllm serve`)
+  const auto& progs = e->list("programs");
+  for (int prog = progs.empty() ? -1 : find_program(c, progs); prog >= 0; prog = find_program(c, progs, static_cast<size_t>(prog) + 1))
+    if (subcommand_fits(c, prog, *e)) return true;
+  return wrapper_runs(c, *e);
 }
 
 std::string launcher_of(const Command& c) {

@@ -51,11 +51,27 @@ bool may_hide_flags(const Command& c) {
   return false;
 }
 
-// The launcher's own value for an absent flag (torchrun: one node), where nothing else sets it.
+// Does `c` give every `--flag=value` of `pairs` (as `--flag value` or `--flag=value`)?
+bool gives_all(const Command& c, const std::vector<std::string>& pairs) {
+  return std::all_of(pairs.begin(), pairs.end(), [&](const std::string& pair) {
+    size_t eq = pair.find('=');
+    std::string flag = pair.substr(0, eq), value = eq == std::string::npos ? "" : pair.substr(eq + 1);
+    for (size_t i = 1; i < c.argv.size(); ++i) {
+      const std::string& a = c.argv[i].text;
+      if (a == pair || (a == flag && i + 1 < c.argv.size() && c.argv[i + 1].text == value)) return true;
+    }
+    return false;
+  });
+}
+
+// The launcher's own value for an absent flag (torchrun: one node), where nothing else sets it
+// and the command gives what the default needs (`default_with`: vLLM's mp backend).
 void flag_default(const Command& c, const Entry& e, Layout& l) {
   bool scheduled = c.context == CommandContext::Kubernetes || c.context == CommandContext::Skypilot ||
                    c.context == CommandContext::Sbatch;
-  if (e.get("default").empty() || scheduled || has_any_flag(c, e.list("flags")) || may_hide_flags(c)) return;
+  if (e.get("default").empty() || scheduled || has_any_flag(c, e.list("flags")) || may_hide_flags(c) ||
+      !gives_all(c, e.list("default_with")))
+    return;
   if (auto v = int_literal(e.get("default")); v && e.get("role") == "nodes" && l.nodes < 0) l.nodes = static_cast<int>(*v);
 }
 
