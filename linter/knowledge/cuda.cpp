@@ -150,11 +150,16 @@ int cuda_of_url(std::string_view url) {
   std::string u = lower(url);
   size_t q = u.find_first_of("?#");
   if (q != std::string::npos) u = u.substr(0, q);
-  for (auto& seg : split(u, '/')) {
+  std::vector<std::string> segs = split(u, '/');
+  for (auto& seg : segs) {
     int v = cuda_tag_value(seg);
     if (v > 0) return v;
   }
-  return -1;
+  // a find-links page named for the build: PyG's whl/torch-2.1.0+cu121.html
+  size_t plus = segs.empty() ? std::string::npos : segs.back().find("+cu");
+  if (plus == std::string::npos) return -1;
+  std::string tag = segs.back().substr(plus + 1);
+  return cuda_tag_value(tag.substr(0, tag.find('.')));
 }
 
 int last_cuda_without_blackwell() { return threshold("last-without-blackwell", "cuda"); }

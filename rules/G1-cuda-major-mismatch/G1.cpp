@@ -22,6 +22,7 @@ const char* kFixBase = "base the image on CUDA 13 (nvcr.io/nvidia/pytorch:25.11-
 const char* kFixCudaImage = "use a CUDA 13 base image, e.g. nvidia/cuda:13.0.1-devel-ubuntu24.04";
 
 std::string cuda_text(int v) { return std::to_string(v / 10) + "." + std::to_string(v % 10); }  // 124 -> "12.4"
+std::string cuda_major(int v) { return std::to_string(v / 10); }  // 117 -> "11"
 bool no_blackwell(int v) { return v <= last_cuda_without_blackwell(); }
 bool cuda12_build(int v) { return v > 0 && v < first_cuda13(); }
 
@@ -44,8 +45,8 @@ void index_variables(const ParsedFile& f, Reporter& out) {
 }
 
 // A CUDA 12.x build: an error with the no-Blackwell text at 12.6 or older, else a warning.
-void cuda12_finding(Reporter& out, int v, const Location& loc, const std::string& head, const char* no_blackwell_text,
-                    const char* sm120_text, const std::vector<Related>& sites, std::optional<Fix> fx = std::nullopt) {
+void cuda12_finding(Reporter& out, int v, const Location& loc, const std::string& head, const std::string& no_blackwell_text,
+                    const std::string& sm120_text, const std::vector<Related>& sites, std::optional<Fix> fx = std::nullopt) {
   bool err = no_blackwell(v);
   out.report(query::with_fix(
       finding(err ? Level::Error : Level::Warning, loc, head + (err ? no_blackwell_text : sm120_text), kFixIndex, sites),
@@ -104,14 +105,14 @@ void index_urls(const Project& p, const ParsedFile& f, const Install& in, std::v
       rel.push_back({image13->loc, "CUDA 13 base image"});
       out.report(finding(Level::Error, at,
                          "wheel index " + ix.url + " serves CUDA " + cuda_text(v) + " builds into a CUDA 13 image (" +
-                             image13->ref + "): they load libcudart.so.12 / the CUDA 12 ABI, which the image's CUDA 13 "
-                             "stack does not provide",
+                             image13->ref + "): they load libcudart.so." + cuda_major(v) + " / the CUDA " + cuda_major(v) +
+                             " ABI, which the image's CUDA 13 stack does not provide",
                          "use the package's CUDA 13 (cu130) build, or the one the image already ships", rel));
       continue;
     }
     cuda12_finding(out, v, at, "wheel index " + ix.url + " serves CUDA " + cuda_text(v) + " builds: ",
                    "they carry no Blackwell (sm_120/sm_121) kernels, so they cannot run on the Spark's GB10, and "
-                   "they pull a CUDA 12 stack onto its CUDA 13 host",
+                   "they pull a CUDA " + cuda_major(v) + " stack onto its CUDA 13 host",
                    "a self-consistent cu12x stack runs on the Spark via sm_120 kernels, but it is slower than cu130, "
                    "unsupported by NVIDIA's Spark playbooks, and breaks as soon as a CUDA 13 package joins it",
                    rel, at.range == ix.loc.range ? cu130_index_fix(p, in, ready, ix, at) : std::nullopt);  // not a shared ARG
@@ -126,7 +127,7 @@ void local_version(const Requirement& r, const std::vector<Related>& sites, Repo
   if (!cuda12_build(tag.value)) return;
   cuda12_finding(out, tag.value, r.loc, what + " is a CUDA " + cuda_text(tag.value),
                  " build with no Blackwell (sm_120/sm_121) kernels: it fails on the Spark's GB10 (\"no kernel image is "
-                 "available\") and needs a CUDA 12 runtime the CUDA 13 host lacks",
+                 "available\") and needs a CUDA " + cuda_major(tag.value) + " runtime the CUDA 13 host lacks",
                  " build: it runs on the Spark through sm_120 kernels only if every CUDA package around it is CUDA 12 "
                  "too; NVIDIA's Spark stack is CUDA 13 (cu130)",
                  sites);

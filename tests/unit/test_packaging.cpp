@@ -310,6 +310,9 @@ TEST_CASE("CUDA tags of URLs and package names", "[packaging]") {
   CHECK(cuda_of_url("https://wheels.vllm.ai/0.20.1/cu130") == 130);
   CHECK(cuda_of_url("https://download.pytorch.org/whl/cu118/torch_stable.html") == 118);
   CHECK(cuda_of_url("https://pypi.org/simple") == -1);
+  CHECK(cuda_of_url("https://data.pyg.org/whl/torch-2.1.0+cu121.html") == 121);  // the build in the page's name
+  CHECK(cuda_of_url("https://data.pyg.org/whl/torch-2.9.0+cu130.html") == 130);
+  CHECK(cuda_of_url("https://example.org/whl/torch-2.1.0+cpu.html") == -1);
   CHECK(cuda_of_url("https://download.pytorch.org/whl/cpu") == -1);
   auto major = [](const std::string& spec) {
     Requirement r;
