@@ -160,8 +160,24 @@ bool in_other_platform_folder(const Project& p, std::string_view path) {
 }
 }  // namespace
 
+namespace {
+// A conda environment exported on another machine (`conda env export` on x86_64 pins
+// ld_impl_linux-64 with its build): conda cannot create it on the Spark, and nothing in it is a
+// Spark install.
+bool exported_elsewhere(const Project& p, std::string_view path) {
+  const ParsedFile* f = p.find(std::string(path));
+  if (!f || f->facts->kind != FileKind::CondaEnv) return false;
+  static const knowledge::Table& t = knowledge::table("other-platform-conda-packages");
+  for (const Install& in : f->facts->installs)
+    if (conda_like(in.tool))
+      for (const Requirement& r : in.packages)
+        if (t.match(r.name)) return true;
+  return false;
+}
+}  // namespace
+
 bool other_platform(const Project& p, std::string_view path) {
-  return other_platform_words(p.below_top(path)) || in_other_platform_folder(p, path);
+  return other_platform_words(p.below_top(path)) || in_other_platform_folder(p, path) || exported_elsewhere(p, path);
 }
 
 bool other_platform_env(const Project& p, const PkgEnv& env) {
