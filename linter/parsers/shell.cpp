@@ -58,7 +58,11 @@ size_t skip_balanced(std::string_view s, size_t i, char open, char close) {
 
 class Expander {
  public:
-  explicit Expander(const std::map<std::string, std::string>& vars) : vars_(vars) {}
+  // `partial`: variables whose assigned value was itself unresolved ("$DIR/bin/pip"): their text,
+  // expanded as far as it goes, still unresolved (a program's name can be read from it).
+  explicit Expander(const std::map<std::string, std::string>& vars,
+                    const std::map<std::string, std::string>* partial = nullptr)
+      : vars_(vars), partial_(partial) {}
 
   Expanded run(std::string_view s) {
     Expanded r;
@@ -89,6 +93,17 @@ class Expander {
 
  private:
   const std::map<std::string, std::string>& vars_;
+  const std::map<std::string, std::string>* partial_;
+
+  // An unresolved variable's partial text, when it has one.
+  bool partial_value(const std::string& name, Expanded& r) const {
+    if (!partial_) return false;
+    auto it = partial_->find(name);
+    if (it == partial_->end()) return false;
+    r.text += it->second;
+    r.resolved = false;
+    return true;
+  }
 
   size_t double_quoted(std::string_view s, size_t i, Expanded& r) {
     while (i < s.size() && s[i] != '"') {
@@ -168,7 +183,7 @@ class Expander {
       auto it = vars_.find(name);
       if (it != vars_.end()) {
         r.text += it->second;
-      } else {
+      } else if (!partial_value(name, r)) {
         r.text += s.substr(i, j - i);
         r.resolved = false;
       }
@@ -210,7 +225,7 @@ class Expander {
     if (rest == "[@]" || rest == "[*]") rest = {};  // whole array (kept space-joined)
     auto it = vars_.find(name);
     if (rest.empty()) {
-      if (it == vars_.end()) return false;
+      if (it == vars_.end()) return partial_value(name, r);
       r.text += it->second;
       return true;
     }
@@ -244,9 +259,10 @@ class Expander {
 
 }  // namespace
 
-Expanded expand_word(std::string_view raw, const std::map<std::string, std::string>& vars) {
+Expanded expand_word(std::string_view raw, const std::map<std::string, std::string>& vars,
+                     const std::map<std::string, std::string>* partial) {
   if (raw.size() > kMaxWordBytes) return {std::string(raw.substr(0, kMaxWordBytes)), false};
-  Expanded e = Expander(vars).run(raw);
+  Expanded e = Expander(vars, partial).run(raw);
   if (e.text.size() > kMaxWordBytes) {  // X=$X$X doubling: keep memory bounded
     e.text.resize(kMaxWordBytes);
     e.resolved = false;
@@ -379,6 +395,11 @@ class Walker {
   mutable std::deque<std::string> joined_;  // joined() texts (stable addresses)
   mutable size_t joined_bytes_ = 0;
   std::map<std::string, std::string> vars_;
+  std::map<std::string, std::string> partial_;  // unresolved values as far as they expand (Expander)
+  // Per if/case statement being walked (innermost last): the values its arms give each variable.
+  // Arms that disagree (`if GPU; then URL=cu130; else URL=cu121; fi`) leave it unknown after.
+  // A value starting with \x01 was unresolved (its partial text follows).
+  std::vector<std::map<std::string, std::vector<std::string>>> arm_values_;
   int stage_;
   CommandContext context_;
   FileFacts& out_;
@@ -452,7 +473,7 @@ class Walker {
   Word word(TSNode n) const {
     Word w;
     w.raw = std::string(raw(n).substr(0, kMaxWordBytes));  // nested $(...) words hold their whole body
-    Expanded e = expand_word(w.raw, vars_);
+    Expanded e = expand_word(w.raw, vars_, &partial_);
     w.text = std::move(e.text);
     w.resolved = e.resolved;
     w.loc = loc(n);
@@ -467,7 +488,7 @@ class Walker {
       e.value = *dir;
       return true;
     }
-    Expanded x = expand_word(raw(value), vars_);
+    Expanded x = expand_word(raw(value), vars_, &partial_);
     e.value = x.text;
     return x.resolved;
   }
@@ -511,6 +532,9 @@ class Walker {
     }
     if (resolved) vars_[var] = e.value;
     else vars_.erase(var);
+    if (resolved || e.value.size() > kMaxWordBytes) partial_.erase(var);
+    else partial_[var] = e.value;
+    if (!arm_values_.empty()) note_arm_value(var, resolved ? e.value : "\x01" + e.value);
     record_pieces(var, value, append);
     if (calls_ > 0) return;  // a function's body: recorded where it is defined
     record_arg_list(var, a);
@@ -712,8 +736,14 @@ class Walker {
     Word w = word(ch);
     note_sourced(w);
     call_argument(w);
-    if (w.resolved && splits(ch)) {
-      // unquoted $X / ${X[@]} / "${X[@]}": the value splits into several words
+    push_words(std::move(w), ch, cmd, nodes);
+  }
+
+  // `w` as one word, or, for an unquoted $X / ${X[@]} / "${X[@]}", the words its value splits
+  // into. An arm's partial value ("uv pip") splits too; one holding an unknown `$X` stays whole.
+  void push_words(Word w, TSNode ch, Command& cmd, std::vector<TSNode>& nodes) {
+    bool known_text = w.resolved || w.text.find_first_of("$`") == std::string::npos;
+    if (known_text && splits(ch)) {
       for (auto& part : split_ws(w.text)) {
         Word p = w;
         p.text = part;
@@ -751,9 +781,7 @@ class Walker {
         have_name = true;
         TSNode inner = ts_node_named_child_count(ch) == 1 ? ts_node_named_child(ch, 0) : ch;
         if (splits(inner) && expand_pieces(inner, cmd, arg_nodes)) return;
-        cmd.argv.push_back(word(inner));
-        arg_nodes.push_back(inner);
-        return;
+        return push_words(word(inner), inner, cmd, arg_nodes);
       }
       if (redirect(ch)) return redirect_arguments(ch, cmd, arg_nodes);
       if (!is(ch, "comment")) argument(ch, cmd, arg_nodes);
@@ -1251,6 +1279,31 @@ class Walker {
     walk_node(n, t);
   }
 
+  // After an if/case: a variable its arms gave different values is unknown (which arm runs is
+  // not known); the outer statement, if any, sees what this one left.
+  // The variable keeps the first arm's text as a partial value, unresolved: `$PIP install` with
+  // PIP="uv pip" or "pip" is still an install, but a URL chosen by the arms is not read.
+  void settle_arms() {
+    std::map<std::string, std::vector<std::string>> assigned = std::move(arm_values_.back());
+    arm_values_.pop_back();
+    for (auto& [var, values] : assigned) {
+      bool disagree = values.size() > 1;
+      if (disagree) {
+        const std::string& first = values.front();
+        vars_.erase(var);
+        pieces_.erase(var);
+        partial_[var] = first.rfind('\x01', 0) == 0 ? first.substr(1) : first;
+      }
+      if (!arm_values_.empty()) note_arm_value(var, disagree ? "\x01" + partial_[var] : values.front());
+    }
+  }
+
+  // Keeps the first value and one that differs: enough to know the arms disagree, and bounded.
+  void note_arm_value(const std::string& var, const std::string& value) {
+    std::vector<std::string>& seen = arm_values_.back()[var];
+    if (seen.size() < 2 && (seen.empty() || seen.front() != value)) seen.push_back(value);
+  }
+
   static bool branch_node(const char* t) {
     return !std::strcmp(t, "case_item") || !std::strcmp(t, "elif_clause") || !std::strcmp(t, "else_clause") ||
            !std::strcmp(t, "if_statement");
@@ -1290,7 +1343,9 @@ class Walker {
     if (!std::strcmp(t, "if_statement") || !std::strcmp(t, "case_statement")) {
       bool nested = calls_ == 0 && (t[0] == 'i' ? machine_if(n) : machine_case(n));
       machine_depth_ += nested;
+      arm_values_.emplace_back();
       walk_children(n);
+      settle_arms();
       machine_depth_ -= nested;
       return;
     }

@@ -70,7 +70,8 @@ struct Expanded {
 // Words (raw and expanded) are cut at this size, marked unresolved: nested $(...)
 // and `X=$X$X` doubling cannot grow memory without bound.
 constexpr size_t kMaxWordBytes = 16384;
-Expanded expand_word(std::string_view raw, const std::map<std::string, std::string>& vars);
+Expanded expand_word(std::string_view raw, const std::map<std::string, std::string>& vars,
+                     const std::map<std::string, std::string>* partial = nullptr);
 
 // True when the `#!` line of `head` names sh, bash, zsh, dash or ksh.
 bool shell_shebang(std::string_view head);
