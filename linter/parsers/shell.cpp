@@ -830,7 +830,7 @@ class Walker {
   static bool probes_machine(std::string_view test) {
     std::string l = lower(test);
     // and on a CUDA toolchain or GPU being there (`command -v nvcc`, `[ -x /usr/local/cuda/bin/nvcc ]`)
-    for (const char* w : {"uname", "arch", "hosttype", "machtype", "ostype", "platform", "nvcc", "nvidia-smi", "/cuda"})
+    for (const char* w : {"uname", "arch", "hosttype", "machtype", "ostype", "os_type", "platform", "nvcc", "nvidia-smi", "/cuda"})
       if (l.find(w) != std::string::npos) return true;
     return false;
   }
