@@ -493,6 +493,15 @@ class Walker {
     return x.resolved;
   }
 
+  // `var` now holds `value` (resolved or, as partial text, not), in the arm being walked if any.
+  void set_variable(const std::string& var, bool resolved, const std::string& value) {
+    if (resolved) vars_[var] = value;
+    else vars_.erase(var);
+    if (resolved || value.size() > kMaxWordBytes) partial_.erase(var);
+    else partial_[var] = value;
+    if (!arm_values_.empty()) note_arm_value(var, resolved ? value : "\x01" + value);
+  }
+
   void assign(TSNode a, EnvOrigin origin) {
     TSNode name = ts_node_child_by_field_name(a, "name", 4);
     TSNode value = ts_node_child_by_field_name(a, "value", 5);
@@ -530,11 +539,7 @@ class Walker {
       if (it == vars_.end()) resolved = false;
       else e.value = it->second + e.value;
     }
-    if (resolved) vars_[var] = e.value;
-    else vars_.erase(var);
-    if (resolved || e.value.size() > kMaxWordBytes) partial_.erase(var);
-    else partial_[var] = e.value;
-    if (!arm_values_.empty()) note_arm_value(var, resolved ? e.value : "\x01" + e.value);
+    set_variable(var, resolved, e.value);
     record_pieces(var, value, append);
     if (calls_ > 0) return;  // a function's body: recorded where it is defined
     record_arg_list(var, a);
