@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // The packaging questions shared by G1, G2 and G9.
 #include "query/packages.h"
+#include "core/path_names.h"
 
 #include <algorithm>
 #include <cctype>
@@ -14,6 +15,7 @@
 #include "knowledge/knowledge.h"
 #include "knowledge/markers.h"
 #include "knowledge/versions.h"
+#include "parsers/packaging.h"
 
 namespace sc::query {
 
@@ -432,6 +434,70 @@ const Requirement* InstallOrder::pinned_later(const PkgEnv& env, const PkgRun& r
   for (auto it = after; it != pins.end(); ++it)
     if (same_sequence(env, run, env.runs[it->first])) return it->second;
   return nullptr;
+}
+
+namespace {
+
+// The names `pip uninstall [-y] ...` removes (pip3, python -m pip, uv pip), into `out`.
+void uninstalled_names(const Command& c, std::set<std::string>& out) {
+  auto it = std::find_if(c.argv.begin(), c.argv.end(), [](const Word& w) { return w.text == "uninstall"; });
+  if (it == c.argv.end() || it == c.argv.begin() || base_name(std::prev(it)->text).rfind("pip", 0) != 0) return;
+  constexpr size_t kMaxNames = 1000;  // a planted cleanup line cannot grow memory without bound
+  for (++it; it != c.argv.end() && out.size() < kMaxNames; ++it)
+    if (it->resolved && !it->text.empty() && it->text[0] != '-') out.insert(normalize_pkg_name(it->text));
+}
+
+// The folders `rm -rf ...` removes, without trailing slashes.
+std::vector<std::string> removed_dirs(const Command& c) {
+  std::vector<std::string> out;
+  if (c.argv.empty() || base_name(c.argv.front().text) != "rm") return out;
+  for (size_t i = 1; i < c.argv.size() && out.size() < 64; ++i) {
+    std::string t = c.argv[i].text;
+    while (t.size() > 1 && t.back() == '/') t.pop_back();
+    if (c.argv[i].resolved && !t.empty() && t[0] != '-') out.push_back(t);
+  }
+  return out;
+}
+
+// The venv folder whose pip ran `c` (`/tmp/prep-venv/bin/pip install ...`), or "".
+std::string venv_of(const Command* c) {
+  if (!c || c->argv.empty() || !c->argv.front().resolved) return "";
+  const std::string& prog = c->argv.front().text;
+  size_t bin = prog.rfind("/bin/");
+  return bin != std::string::npos && bin > 0 && base_name(prog).rfind("pip", 0) == 0 ? prog.substr(0, bin) : "";
+}
+
+}  // namespace
+
+const InstallOrder::FileCleanups& InstallOrder::cleanups(const ParsedFile& f) {
+  auto [slot, fresh] = cleanups_.try_emplace(&f);
+  if (!fresh) return slot->second;
+  constexpr size_t kMaxCleanups = 64;  // a cleanup step is rare; a planted file of them stays linear
+  for (const Command& c : f.facts->commands) {
+    slot->second.command_at_line.try_emplace(c.loc.range.line, &c);
+    if (slot->second.cleanups.size() >= kMaxCleanups) continue;
+    Cleanup k{c.loc.range.line, c.stage, {}, removed_dirs(c)};
+    uninstalled_names(c, k.uninstalled);
+    if (!k.uninstalled.empty() || !k.removed_dirs.empty()) slot->second.cleanups.push_back(std::move(k));
+  }
+  return slot->second;
+}
+
+bool InstallOrder::removed_later(const PkgEnv& env, const PkgRun& run, const std::string& name) {
+  const ParsedFile* f = run.file;  // a script a RUN runs: only its own later lines
+  if (!f || !run.install || (f != env.dockerfile && f->facts->kind != FileKind::Shell)) return false;
+  const FileCleanups& fc = cleanups(*f);
+  if (fc.cleanups.empty()) return false;
+  int line = run.install->loc.range.end_line;
+  auto at = fc.command_at_line.find(run.install->loc.range.line);
+  std::string venv = venv_of(at == fc.command_at_line.end() ? nullptr : at->second);
+  for (const Cleanup& k : fc.cleanups) {
+    if (k.line <= line || (f == env.dockerfile && k.stage != run.stage)) continue;
+    if (k.uninstalled.count(name) ||
+        (!venv.empty() && std::find(k.removed_dirs.begin(), k.removed_dirs.end(), venv) != k.removed_dirs.end()))
+      return true;
+  }
+  return false;
 }
 
 namespace {

@@ -148,10 +148,26 @@ class InstallOrder {
   // the environment ends with, whatever `run` installed. Null if none.
   const Requirement* pinned_later(const PkgEnv& env, const PkgRun& run, const std::string& name);
 
+  // Does a later command of the run's sequence (a later RUN of its Dockerfile stage, a later
+  // line of its script) remove what the run installed: `pip uninstall -y NAME`, or `rm -rf DIR`
+  // of the venv whose pip (`DIR/bin/pip`) ran the install? Build-time tooling a cleanup removes.
+  bool removed_later(const PkgEnv& env, const PkgRun& run, const std::string& name);
+
  private:
   struct EnvIndex;
   EnvIndex& index(const PkgEnv& env);
   std::map<const PkgEnv*, std::unique_ptr<EnvIndex>> envs_;
+  struct Cleanup {  // a command that uninstalls packages or removes folders
+    int line = 0, stage = -1;
+    std::set<std::string> uninstalled;
+    std::vector<std::string> removed_dirs;
+  };
+  struct FileCleanups {
+    std::vector<Cleanup> cleanups;                  // in file order, at most kMaxCleanups
+    std::map<int, const Command*> command_at_line;  // the first command of each line
+  };
+  const FileCleanups& cleanups(const ParsedFile& f);
+  std::map<const ParsedFile*, FileCleanups> cleanups_;  // per file, on first ask
   std::optional<std::map<std::string, const Requirement*>> conda_torch_;  // env name -> its torch
 };
 

@@ -192,6 +192,7 @@ void default_index_torch(const EnvView& v, const InstalledPackage& ip, Reporter&
   if (v.order.kept_from_earlier(v.env, run, r, &cuda) && cuda) return;  // an earlier CUDA torch stays
   if (const Requirement* later = v.order.pinned_later(v.env, run, "torch"); later && cuda_tag_value(later->local_version) > 0)
     return;  // a later CUDA torch pin replaces it
+  if (v.order.removed_later(v.env, run, "torch")) return;  // uninstalled after build-time use
   for (const IndexUrl& ix : run.indexes) {  // an index behind an unknown variable: not judged
     bool no_wheels = ix.role == IndexRole::FindLinks && knowledge::table("find-links-index-roots").match(lower(ix.url));
     if ((cuda_of_url(ix.url) > 0 && !no_wheels) || ix.url.find('$') != std::string::npos) return;

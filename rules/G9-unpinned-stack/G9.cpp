@@ -256,6 +256,7 @@ void judge(const Project& p, const InstalledPackage& ip, query::InstallOrder& or
   if (unknown_version(r) || unsloth_with_deps(p, it, out)) return;
   if (order.kept_from_earlier(*ip.env, run, r)) return;  // pip keeps the version installed before
   if (order.pinned_later(*ip.env, run, r.name)) return;    // a later exact pin decides the version
+  if (order.removed_later(*ip.env, run, r.name)) return;  // build-time tooling a later step removes
   if (ngc) return replaces_container_torch(it, out);
   if (query::unknown_local_image(*ip.env)) return;  // built elsewhere: what it holds is unknown
   if (g2_source_build(it)) return;
