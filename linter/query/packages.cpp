@@ -169,12 +169,33 @@ namespace {
 bool exported_elsewhere(const Project& p, std::string_view path) {
   const ParsedFile* f = p.find(std::string(path));
   if (!f || f->facts->kind != FileKind::CondaEnv) return false;
-  static const knowledge::Table& t = knowledge::table("other-platform-conda-packages");
+  // asked for every package of every file: a suffix compare per package, not a pattern match
+  static const std::vector<std::string> suffixes = knowledge::table("other-platform-conda-packages").values("suffix");
+  auto platform_only = [](const std::string& name) {
+    return std::any_of(suffixes.begin(), suffixes.end(), [&](const std::string& sfx) {
+      return name.size() > sfx.size() && ends_with(name, sfx) &&
+             (name[name.size() - sfx.size() - 1] == '-' || name[name.size() - sfx.size() - 1] == '_');
+    });
+  };
+  // the answer for the file last asked (rules ask once per package of it), keyed by its facts,
+  // path and conda package count so another file, or an edited one, is read again
+  struct Last {
+    const FileFacts* facts = nullptr;
+    std::string path;
+    size_t conda_packages = 0;
+    bool exported = false;
+  };
+  thread_local Last last;
+  size_t n = 0;
   for (const Install& in : f->facts->installs)
-    if (conda_like(in.tool))
-      for (const Requirement& r : in.packages)
-        if (t.match(r.name)) return true;
-  return false;
+    if (conda_like(in.tool)) n += in.packages.size();
+  if (last.facts == &*f->facts && last.path == path && last.conda_packages == n) return last.exported;
+  bool exported = false;
+  for (const Install& in : f->facts->installs)
+    exported = exported || (conda_like(in.tool) && std::any_of(in.packages.begin(), in.packages.end(),
+                                                               [&](const Requirement& r) { return platform_only(r.name); }));
+  last = {&*f->facts, std::string(path), n, exported};
+  return exported;
 }
 }  // namespace
 
